@@ -1,0 +1,1 @@
+"""Reference rules service for Pineapple OFC, Joker Thirteen and Taiwanese Big Two."""

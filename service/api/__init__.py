@@ -1,0 +1,44 @@
+"""The HTTP layer: parses requests, calls the rules core, shapes answers. ``create_app`` builds it."""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response
+
+from service.api import meta, ofc_pineapple
+from service.api.errors import register_error_handlers
+
+DEFAULT_OPENAPI_PATH = str(Path(__file__).resolve().parents[2] / "openapi.yaml")
+
+
+def config_from_environment() -> dict[str, Any]:
+    """Settings from the environment, so one image serves every deployment."""
+    return {
+        "MAX_CONTENT_LENGTH": int(os.environ.get("CARD_RULES_MAX_BODY_BYTES", 64 * 1024)),
+        "OPENAPI_PATH": os.environ.get("CARD_RULES_OPENAPI_PATH", DEFAULT_OPENAPI_PATH),
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+    }
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(config_from_environment())
+    app.config.update(config or {})
+    app.config["DEBUG"] = False  # never reachable: a debugger would run code for anyone
+    logging.getLogger("service").setLevel(app.config["LOG_LEVEL"])
+    app.url_map.strict_slashes = False
+    for blueprint in (meta.blueprint, ofc_pineapple.blueprint):
+        app.register_blueprint(blueprint)
+    register_error_handlers(app)
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        response.headers["Content-Language"] = "en"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    return app

@@ -1,0 +1,233 @@
+"""HTTP layer of Pineapple OFC (``/v1/ofc-pineapple``): request schemas beside the routes they serve."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response
+from marshmallow import ValidationError, fields, post_load, validate
+
+from service.api.common import (
+    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
+)  # fmt: skip
+from service.rules import ofc_pineapple as ofc
+from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, Row
+
+blueprint = Blueprint("ofc_pineapple", __name__, url_prefix="/v1/ofc-pineapple")
+
+ROW_NAMES = [r.value for r in ROWS]
+MAX_DEALT = max(ofc.FANTASYLAND_SIZES)
+MAX_ACTIONS = 64  # a hand has at most 15 actions; more is still answered, as a violation
+
+
+# --- schemas -----------------------------------------------------------------------------------------
+
+
+class RowEvaluateRequest(StrictSchema):
+    row = fields.String(required=True, validate=validate.OneOf(ROW_NAMES))
+    cards = card_list(3, 5, required=True)
+
+
+class RowCompareRequest(StrictSchema):
+    row = fields.String(required=True, validate=validate.OneOf(ROW_NAMES))
+    a = card_list(3, 5, required=True)
+    b = card_list(3, 5, required=True)
+
+
+class CompleteBoard(StrictSchema):
+    top = card_list(3, 3, required=True)
+    middle = card_list(5, 5, required=True)
+    bottom = card_list(5, 5, required=True)
+
+    @post_load
+    def _board(self, data: dict[str, Any], **kwargs: Any) -> Board:
+        return Board.of(data)
+
+
+class PartialBoard(StrictSchema):
+    top = card_list(0, 3, load_default=list)
+    middle = card_list(0, 5, load_default=list)
+    bottom = card_list(0, 5, load_default=list)
+
+    @post_load
+    def _board(self, data: dict[str, Any], **kwargs: Any) -> Board:
+        return Board.of(data)
+
+
+class Placement(StrictSchema):
+    top = card_list(0, 3, load_default=list)
+    middle = card_list(0, 5, load_default=list)
+    bottom = card_list(0, 5, load_default=list)
+
+    @post_load
+    def _rows(self, data: dict[str, Any], **kwargs: Any) -> dict[Row, tuple]:
+        return {Row(name): tuple(cards) for name, cards in data.items()}
+
+
+class FantasylandState(StrictSchema):
+    active = StrictBoolean(required=True)
+    cards = StrictInteger(allow_none=True, load_default=None, validate=validate.OneOf(ofc.FANTASYLAND_SIZES))
+
+    @post_load
+    def _state(self, data: dict[str, Any], **kwargs: Any) -> Fantasyland:
+        return Fantasyland(data["active"], data["cards"])
+
+
+def fantasyland_field() -> fields.Nested:
+    return fields.Nested(FantasylandState, load_default=lambda: Fantasyland())
+
+
+class BoardEvaluateRequest(StrictSchema):
+    board = fields.Nested(CompleteBoard, required=True)
+    fantasyland = fantasyland_field()
+
+
+class RoundField(fields.Field):
+    """A round of a normal hand (1-5) or ``"fantasyland"`` for a Fantasyland player's single set."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int | str:
+        if value == ofc.FANTASYLAND_ROUND or (type(value) is int and 1 <= value <= 5):
+            return value
+        raise ValidationError('round is 1, 2, 3, 4, 5 or "fantasyland"')
+
+
+class MoveValidateRequest(StrictSchema):
+    board = fields.Nested(PartialBoard, required=True)
+    round = RoundField(required=True)
+    dealt = card_list(1, MAX_DEALT, required=True)
+    placement = fields.Nested(Placement, required=True)
+    discard = card_list(0, MAX_DEALT, load_default=list)
+    seen = card_list(0, 52, load_default=list)
+
+
+class ScoredPlayer(StrictSchema):
+    board = fields.Nested(CompleteBoard, required=True)
+    fantasyland = fantasyland_field()
+
+
+class HandScoreRequest(StrictSchema):
+    players = fields.List(fields.Nested(ScoredPlayer), required=True, validate=validate.Length(equal=ofc.PLAYERS))
+
+
+class RecordPlayer(StrictSchema):
+    fantasyland = fantasyland_field()
+
+
+class RecordAction(StrictSchema):
+    seat = StrictInteger(required=True, validate=validate.Range(0, ofc.PLAYERS - 1))
+    dealt = card_list(1, MAX_DEALT, required=True)
+    placement = fields.Nested(Placement, required=True)
+    discard = card_list(0, MAX_DEALT, load_default=list)
+
+
+class HandValidateRequest(StrictSchema):
+    dealer = StrictInteger(required=True, validate=validate.Range(0, ofc.PLAYERS - 1))
+    players = fields.List(fields.Nested(RecordPlayer), required=True, validate=validate.Length(equal=ofc.PLAYERS))
+    actions = fields.List(fields.Nested(RecordAction), required=True, validate=validate.Length(max=MAX_ACTIONS))
+
+
+SCHEMAS = [
+    RowEvaluateRequest, RowCompareRequest, CompleteBoard, PartialBoard, Placement, FantasylandState,
+    BoardEvaluateRequest, MoveValidateRequest, ScoredPlayer, HandScoreRequest, RecordPlayer, RecordAction,
+    HandValidateRequest,
+]  # fmt: skip
+"""Every request schema, for the test that compares them with openapi.yaml."""
+
+_row_evaluate = RowEvaluateRequest()
+_row_compare = RowCompareRequest()
+_board_evaluate = BoardEvaluateRequest()
+_move_validate = MoveValidateRequest()
+_hand_score = HandScoreRequest()
+_hand_validate = HandValidateRequest()
+
+# --- answers -----------------------------------------------------------------------------------------
+
+
+def row_value(value: ofc.RowValue) -> dict[str, Any]:
+    return {"hand": hand_value(value.hand), "royalty": value.royalty}
+
+
+def board_cards(board: Board) -> dict[str, list[str]]:
+    return {r.value: card_texts(board.row(r)) for r in ROWS}
+
+
+def board_value(value: ofc.BoardValue) -> dict[str, Any]:
+    return {
+        "fouled": value.fouled,
+        "foul_reasons": [r.value for r in value.foul_reasons],
+        "rows": {r.value: row_value(value.rows[r]) for r in ROWS},
+        "royalties": value.royalties,
+        "fantasyland_next": {
+            "qualifies": value.fantasyland_next.qualifies,
+            "cards": value.fantasyland_next.cards,
+            "reason": value.fantasyland_next.reason,
+        },
+    }
+
+
+def hand_score(score: ofc.HandScore) -> dict[str, Any]:
+    return {
+        "players": [
+            {"seat": p.seat, "total": p.total} | board_value(p.value) for p in score.players
+        ],
+        "matchups": [
+            {
+                "a": m.a, "b": m.b, "rows": {r.value: m.rows[r] for r in ROWS}, "lines": m.lines,
+                "scoop": m.scoop, "royalty_diff": m.royalty_diff, "points_a": m.points_a,
+            }
+            for m in score.matchups
+        ],
+        "button_moves": score.button_moves,
+    }  # fmt: skip
+
+
+# --- routes ------------------------------------------------------------------------------------------
+
+
+@blueprint.post("/rows/evaluate")
+def rows_evaluate() -> Response:
+    body = load_body(_row_evaluate)
+    return answer(row_value(ofc.evaluate_row(Row(body["row"]), body["cards"])))
+
+
+@blueprint.post("/rows/compare")
+def rows_compare() -> Response:
+    body = load_body(_row_compare)
+    result, a, b = ofc.compare_rows(Row(body["row"]), body["a"], body["b"])
+    return answer({"winner": result, "a": row_value(a), "b": row_value(b)})
+
+
+@blueprint.post("/boards/evaluate")
+def boards_evaluate() -> Response:
+    body = load_body(_board_evaluate)
+    return answer(board_value(ofc.evaluate_board(body["board"], body["fantasyland"])))
+
+
+@blueprint.post("/moves/validate")
+def moves_validate() -> Response:
+    body = load_body(_move_validate)
+    result = ofc.validate_move(body["board"], body["round"], body["dealt"], body["placement"], body["discard"], body["seen"])
+    return answer({
+        "legal": result.legal,
+        "violations": [violation(v) for v in result.violations],
+        "board": board_cards(result.board),
+    })  # fmt: skip
+
+
+@blueprint.post("/hands/score")
+def hands_score() -> Response:
+    body = load_body(_hand_score)
+    return answer(hand_score(ofc.score_hand([ofc.Seat(p["board"], p["fantasyland"]) for p in body["players"]])))
+
+
+@blueprint.post("/hands/validate")
+def hands_validate() -> Response:
+    body = load_body(_hand_validate)
+    actions = [ofc.Action(a["seat"], tuple(a["dealt"]), a["placement"], tuple(a["discard"])) for a in body["actions"]]
+    result = ofc.validate_hand(body["dealer"], [p["fantasyland"] for p in body["players"]], actions)
+    return answer({
+        "legal": result.legal,
+        "violations": [violation(v) for v in result.violations],
+        "boards": [board_cards(b) for b in result.boards],
+        "score": hand_score(result.score) if result.score else None,
+        "discards": [{"seat": d.seat, "card": str(d.card), "action": d.action} for d in result.discards],
+    })  # fmt: skip

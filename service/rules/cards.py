@@ -1,0 +1,183 @@
+"""Card notation shared by all three games.
+
+Canonical form: rank ``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A`` then suit ``c`` ``d`` ``h`` ``s``
+(``As``, ``Td``, ``2c``); the joker is ``JK``. Input also accepts ``10`` for ``T``, any letter case and
+the suit symbols (``♣♦♥♠`` and their outline forms ``♧♢♡♤``). Every card is a singleton, so parsing is
+one dictionary look-up and cards compare by identity.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+
+from service.rules.errors import CardNotationError, InputProblem, Path
+
+
+class Suit(StrEnum):
+    """The four suits, in canonical letters. Order c < d < h < s is Big Two's; the pokers ignore suits."""
+
+    CLUBS = "c"
+    DIAMONDS = "d"
+    HEARTS = "h"
+    SPADES = "s"
+
+    @property
+    def order(self) -> int:
+        return _SUIT_ORDER[self]
+
+
+_SUIT_ORDER = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
+
+
+class Rank(IntEnum):
+    """Ranks by poker value: deuce 2 ... ace 14."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def symbol(self) -> str:
+        return RANK_SYMBOLS[self - 2]
+
+
+RANK_SYMBOLS = "23456789TJQKA"
+SUIT_SYMBOLS = "cdhs"
+JOKER_TEXT = "JK"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card, or the joker (``rank`` 0, ``suit`` None). Build with ``parse_card``/``card``."""
+
+    rank: int
+    suit: Suit | None
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
+    def index(self) -> int:
+        """0-51 for the 52 cards (rank-major, suits c d h s), 52 for the joker."""
+        return 52 if self.suit is None else (self.rank - 2) * 4 + _SUIT_ORDER[self.suit]
+
+    def __str__(self) -> str:
+        return JOKER_TEXT if self.suit is None else RANK_SYMBOLS[self.rank - 2] + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+JOKER = Card(0, None)
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in Suit)
+"""The 52 cards, ordered by ``Card.index``."""
+
+_RANK_SPELLINGS = {symbol: rank for rank, symbol in enumerate(RANK_SYMBOLS, start=2)} | {"10": 10}
+_SUIT_SPELLINGS = {
+    "c": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
+    "d": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
+    "h": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
+    "s": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
+}  # fmt: skip
+
+
+def _case_variants(text: str) -> set[str]:
+    variants = {""}
+    for char in text:
+        variants = {v + c for v in variants for c in {char.lower(), char.upper()}}
+    return variants
+
+
+def _spellings() -> dict[str, Card]:
+    by_text: dict[str, Card] = {}
+    for rank_text, rank in _RANK_SPELLINGS.items():
+        for suit_text, suit in _SUIT_SPELLINGS.items():
+            for variant in _case_variants(rank_text + suit_text):
+                by_text[variant] = DECK[(rank - 2) * 4 + _SUIT_ORDER[suit]]
+    return by_text
+
+
+CARD_BY_TEXT: dict[str, Card] = _spellings()
+"""Every accepted spelling of the 52 cards (not the joker) to its card: parsing is one look-up."""
+_JOKER_SPELLINGS = frozenset(_case_variants(JOKER_TEXT))
+
+
+def parse_card(text: object, *, jokers: bool = False, path: Path = ()) -> Card:
+    """The card ``text`` names; ``CardNotationError`` (at ``path``) if it names none.
+
+    ``jokers`` allows ``JK``: only Joker Thirteen has jokers, so elsewhere ``JK`` is not a card.
+    """
+    if isinstance(text, str):
+        found = CARD_BY_TEXT.get(text)
+        if found is not None:
+            return found
+        if text in _JOKER_SPELLINGS:
+            if jokers:
+                return JOKER
+            raise CardNotationError(InputProblem(path, "a joker (JK) is not a card of this game", "joker_not_allowed"))
+    raise CardNotationError(InputProblem(path, f"{text!r} is not a card: use rank 2-9/T/J/Q/K/A then suit c/d/h/s, e.g. 'As'", "not_a_card"))
+
+
+def parse_cards(texts: Iterable[object], *, jokers: bool = False, path: Path = ()) -> list[Card]:
+    """Parse a list of card strings, reporting every bad one (with its index) at once."""
+    cards: list[Card] = []
+    problems: list[InputProblem] = []
+    for i, text in enumerate(texts):
+        try:
+            cards.append(parse_card(text, jokers=jokers, path=path + (i,)))
+        except CardNotationError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise CardNotationError(problems)
+    return cards
+
+
+def card(text: str) -> Card:
+    """A card from its text, jokers allowed: a short constructor for code and tests."""
+    return parse_card(text, jokers=True)
+
+
+def cards(texts: str) -> list[Card]:
+    """Cards from one space-separated string: ``cards("As Kd JK")``."""
+    return [card(text) for text in texts.split()]
+
+
+def canonical(hand: Iterable[Card]) -> list[str]:
+    return [str(c) for c in hand]
+
+
+def by_rank_desc(hand: Iterable[Card]) -> list[Card]:
+    """Cards high to low by rank, ties by suit (s > h > d > c), jokers last: a stable display order."""
+    return sorted(hand, key=lambda c: (c.rank, c.index), reverse=True)
+
+
+def find_duplicates(
+    located: Sequence[tuple[Path, Card]], *, copies: dict[Card, int] | None = None, default_copies: int = 1
+) -> list[InputProblem]:
+    """Problems for every card that appears more often than the deck holds it.
+
+    ``located`` pairs each card with its path in the request; ``copies`` gives a card's count in the
+    deck when it is not ``default_copies`` (Joker Thirteen's doubled spades, its 3 jokers). The problem
+    points at the first copy too many, so a client sees exactly which entry to fix.
+    """
+    seen: dict[Card, int] = {}
+    problems: list[InputProblem] = []
+    for path, c in located:
+        seen[c] = seen.get(c, 0) + 1
+        allowed = default_copies if copies is None else copies.get(c, default_copies)
+        if seen[c] == allowed + 1:
+            many = "once" if allowed == 1 else f"{allowed} times"
+            problems.append(InputProblem(path, f"{c} appears more often than the deck holds it ({many})", "duplicate_card"))
+    return problems

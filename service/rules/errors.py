@@ -1,0 +1,56 @@
+"""The two kinds of "no" the rules core can say.
+
+``InvalidInputError`` is input that cannot be computed at all (a card twice on one table, a row of the
+wrong size): the HTTP layer answers it with 422 and the JSON pointers of ``problems``.
+``Violation`` is well-formed input that breaks a game rule: it is part of a normal answer
+(``legal: false``), never an exception.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from service.rules.cards import Card
+
+PathPart = Union[str, int]
+Path = tuple[PathPart, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InputProblem:
+    """One reason input is impossible, at ``path`` inside the request (rendered as a JSON pointer)."""
+
+    path: Path
+    message: str
+    code: str = "invalid"
+
+
+class RulesError(Exception):
+    """Base of every exception the rules core raises on purpose."""
+
+
+class InvalidInputError(RulesError):
+    """Input that no rule can answer: malformed or impossible (HTTP 422)."""
+
+    def __init__(self, problems: list[InputProblem] | InputProblem):
+        self.problems = [problems] if isinstance(problems, InputProblem) else list(problems)
+        super().__init__("; ".join(f"{'/'.join(map(str, p.path))}: {p.message}" for p in self.problems))
+
+    def at(self, *prefix: PathPart) -> "InvalidInputError":
+        """The same problems, with ``prefix`` put in front of every path (for nested requests)."""
+        return type(self)([InputProblem(prefix + p.path, p.message, p.code) for p in self.problems])
+
+
+class CardNotationError(InvalidInputError):
+    """A string that is not a card in the accepted notation."""
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A rule broken by well-formed input: a stable ``code``, English text and the cards involved."""
+
+    code: str
+    message: str
+    cards: tuple["Card", ...] = field(default=())
+    index: int | None = None  # the action's index, for whole-record validation

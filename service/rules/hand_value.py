@@ -1,0 +1,35 @@
+"""``HandValue``: the one shape every game gives a hand (API.md "HandValue")."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.rules.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """A hand's category, its human label, its strength and its cards in order of significance.
+
+    ``strength`` compares lexicographically across every hand of one game and row/dun size, its first
+    number being the category's rung on the ladder; a shorter strength that is a prefix of a longer one
+    is smaller, which is exactly "a kicker the 3-card hand lacks counts as smallest".
+    ``resolved`` (Joker Thirteen) is what each joker stands for, in the order the jokers appear in ``cards``.
+    """
+
+    category: str
+    label: str
+    strength: tuple[int, ...]
+    cards: tuple[Card, ...]
+    resolved: tuple[Card, ...] | None = None
+
+    def beats(self, other: "HandValue") -> bool:
+        return self.strength > other.strength
+
+
+def winner(a: HandValue, b: HandValue) -> str:
+    """``"a"``, ``"b"`` or ``"tie"`` by strength."""
+    if a.strength > b.strength:
+        return "a"
+    if b.strength > a.strength:
+        return "b"
+    return "tie"

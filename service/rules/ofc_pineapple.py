@@ -1,0 +1,471 @@
+"""Pineapple Open-Face Chinese Poker, Ultimate Fantasyland house rules (大菠蘿).
+
+Rows (top 3 cards, middle 5, bottom 5), the foul check (bottom >= middle >= top), royalties, Fantasyland
+entry and staying, move validation, the 3-player score and the replay of a whole hand record.
+Terms follow the rule book: row (道), foul (爆牌), royalty (獎分), scoop (全贏), Fantasyland (范特西).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from itertools import combinations
+
+from service.rules import poker
+from service.rules.cards import Card, find_duplicates
+from service.rules.errors import InputProblem, InvalidInputError, Path, Violation
+from service.rules.hand_value import HandValue, winner
+
+PLAYERS = 3
+DEAL_SIZES = {1: 5, 2: 3, 3: 3, 4: 3, 5: 3}
+"""Cards dealt in each round of a normal hand: round 1 places all 5, rounds 2-5 place 2 and discard 1."""
+PLACE_SIZES = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2}
+FANTASYLAND_SIZES = (14, 15, 16, 17)
+BOARD_SIZE = 13
+
+
+class Row(StrEnum):
+    TOP = "top"
+    MIDDLE = "middle"
+    BOTTOM = "bottom"
+
+    @property
+    def size(self) -> int:
+        return 3 if self is Row.TOP else 5
+
+
+ROWS = (Row.TOP, Row.MIDDLE, Row.BOTTOM)
+
+# --- royalties (獎分表) -------------------------------------------------------------------------------
+
+_TOP_PAIR_ROYALTY = {rank: rank - 5 for rank in range(6, 15)}  # 66 = 1 ... AA = 9
+_TOP_TRIPS_ROYALTY = {rank: rank + 8 for rank in range(2, 15)}  # 222 = 10 ... AAA = 22
+_FIVE_CARD_ROYALTY = {
+    Row.MIDDLE: {"trips": 2, "straight": 4, "flush": 8, "full_house": 12, "quads": 20,
+                 "straight_flush": 30, "royal_flush": 50},
+    Row.BOTTOM: {"straight": 2, "flush": 4, "full_house": 6, "quads": 10,
+                 "straight_flush": 15, "royal_flush": 25},
+}  # fmt: skip
+
+
+def royalty(row: Row, hand: HandValue) -> int:
+    """The row's royalty by the house table; earned whether the row wins or not (not if fouled)."""
+    if row is Row.TOP:
+        if hand.category == "pair":
+            return _TOP_PAIR_ROYALTY.get(hand.strength[1], 0)
+        if hand.category == "trips":
+            return _TOP_TRIPS_ROYALTY[hand.strength[1]]
+        return 0
+    return _FIVE_CARD_ROYALTY[row].get(hand.category, 0)
+
+
+# --- rows --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RowValue:
+    hand: HandValue
+    royalty: int
+
+
+def _check_row(row: Row, hand: Sequence[Card], path: Path) -> None:
+    if len(hand) != row.size:
+        raise InvalidInputError(
+            InputProblem(path, f"the {row} row holds exactly {row.size} cards, not {len(hand)}", "wrong_row_size")
+        )
+    problems = find_duplicates([(path + (i,), c) for i, c in enumerate(hand)])
+    if problems:
+        raise InvalidInputError(problems)
+
+
+def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",)) -> RowValue:
+    """A complete row's hand value and royalty (``InvalidInputError`` for a wrong size or a duplicate)."""
+    _check_row(row, hand, path)
+    value = poker.hand_value(hand)
+    return RowValue(value, royalty(row, value))
+
+
+def compare_rows(row: Row, a: Sequence[Card], b: Sequence[Card]) -> tuple[str, RowValue, RowValue]:
+    """Which of two hands wins a row (``"a"``, ``"b"`` or ``"tie"``). The two may share cards: they are
+    alternatives being weighed, not two boards on one table."""
+    value_a = evaluate_row(row, a, ("a",))
+    value_b = evaluate_row(row, b, ("b",))
+    return winner(value_a.hand, value_b.hand), value_a, value_b
+
+
+# --- boards, fouls, Fantasyland -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A player's three rows; complete when they hold 3/5/5 cards."""
+
+    top: tuple[Card, ...] = ()
+    middle: tuple[Card, ...] = ()
+    bottom: tuple[Card, ...] = ()
+
+    def row(self, row: Row) -> tuple[Card, ...]:
+        return getattr(self, row.value)
+
+    def cards(self) -> list[Card]:
+        return [*self.top, *self.middle, *self.bottom]
+
+    @property
+    def complete(self) -> bool:
+        return all(len(self.row(r)) == r.size for r in ROWS)
+
+    def placed(self, placement: Mapping[Row, Sequence[Card]]) -> "Board":
+        return Board(*(self.row(r) + tuple(placement.get(r, ())) for r in ROWS))
+
+    @classmethod
+    def of(cls, rows: Mapping[str, Sequence[Card]]) -> "Board":
+        return cls(*(tuple(rows.get(r.value, ())) for r in ROWS))
+
+
+@dataclass(frozen=True, slots=True)
+class Fantasyland:
+    """A player's Fantasyland state for this hand: ``active`` with ``cards`` 14-17 dealt, or not."""
+
+    active: bool = False
+    cards: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FantasylandNext:
+    """Whether the player plays the next hand in Fantasyland, with how many cards, and why."""
+
+    qualifies: bool
+    cards: int | None
+    reason: str | None
+
+
+class FoulReason(StrEnum):
+    TOP_ABOVE_MIDDLE = "top_above_middle"
+    MIDDLE_ABOVE_BOTTOM = "middle_above_bottom"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardValue:
+    rows: dict[Row, RowValue]
+    fouled: bool
+    foul_reasons: tuple[FoulReason, ...]
+    royalties: int
+    fantasyland_next: FantasylandNext
+
+
+def foul_reasons(top: HandValue, middle: HandValue, bottom: HandValue) -> tuple[FoulReason, ...]:
+    """Why bottom >= middle >= top fails, if it does. Equal strength is not a foul (規則是「大於或等於」);
+    top vs middle compares category, main rank, then kickers, a kicker the top lacks counting as smallest
+    (a shorter strength tuple that is a prefix of the longer one is smaller)."""
+    reasons = []
+    if top.strength > middle.strength:
+        reasons.append(FoulReason.TOP_ABOVE_MIDDLE)
+    if middle.strength > bottom.strength:
+        reasons.append(FoulReason.MIDDLE_ABOVE_BOTTOM)
+    return tuple(reasons)
+
+
+_ENTRY_CARDS = {12: 14, 13: 15, 14: 16}  # top QQ / KK / AA; any trips: 17
+
+
+def fantasyland_next(rows: Mapping[Row, RowValue], fouled: bool, current: Fantasyland) -> FantasylandNext:
+    """Entry from a normal hand (top QQ+ without fouling: 14/15/16/17 cards) or staying from a
+    Fantasyland hand (no foul and top trips or bottom quads-or-better), keeping the entry count:
+    Ultimate Fantasyland never upgrades nor downgrades (the mid-Fantasyland upgrade ruling was overturned)."""
+    if fouled:
+        return FantasylandNext(False, None, "fouled" if current.active else None)
+    top, bottom = rows[Row.TOP].hand, rows[Row.BOTTOM].hand
+    if current.active:
+        if top.category == "trips":
+            return FantasylandNext(True, current.cards, "stay_top_trips")
+        if bottom.strength[0] >= poker.RUNG[poker.Category.QUADS]:
+            return FantasylandNext(True, current.cards, "stay_bottom_quads_or_better")
+        return FantasylandNext(False, None, None)
+    if top.category == "trips":
+        return FantasylandNext(True, 17, "enter_top_trips")
+    if top.category == "pair" and top.strength[1] in _ENTRY_CARDS:
+        pair = top.strength[1]
+        return FantasylandNext(True, _ENTRY_CARDS[pair], f"enter_top_pair_{'QKA'[pair - 12]}{'QKA'[pair - 12]}")
+    return FantasylandNext(False, None, None)
+
+
+def check_fantasyland(fantasyland: Fantasyland, path: Path) -> None:
+    if fantasyland.active and fantasyland.cards not in FANTASYLAND_SIZES:
+        raise InvalidInputError(
+            InputProblem(path + ("cards",), "a player in Fantasyland was dealt 14, 15, 16 or 17 cards", "fantasyland_cards")
+        )
+    if not fantasyland.active and fantasyland.cards is not None:
+        raise InvalidInputError(
+            InputProblem(path + ("cards",), "cards is only given for a player in Fantasyland (active: true)", "fantasyland_cards")
+        )
+
+
+def check_board(board: Board, path: Path) -> None:
+    """A complete board with no card twice, else ``InvalidInputError`` pointing into ``path``."""
+    problems: list[InputProblem] = []
+    for r in ROWS:
+        if len(board.row(r)) != r.size:
+            problems.append(InputProblem(path + (r.value,), f"the {r} row holds exactly {r.size} cards, not {len(board.row(r))}", "wrong_row_size"))
+    problems += find_duplicates([(path + (r.value, i), c) for r in ROWS for i, c in enumerate(board.row(r))])
+    if problems:
+        raise InvalidInputError(problems)
+
+
+def evaluate_board(board: Board, fantasyland: Fantasyland = Fantasyland(), path: Path = ()) -> BoardValue:
+    """A complete board's rows, foul, royalties (0 when fouled) and next-hand Fantasyland status.
+
+    ``path`` locates the object holding ``board`` and ``fantasyland`` in the request, for errors."""
+    check_board(board, path + ("board",))
+    check_fantasyland(fantasyland, path + ("fantasyland",))
+    hands = {r: poker.hand_value(board.row(r)) for r in ROWS}
+    reasons = foul_reasons(hands[Row.TOP], hands[Row.MIDDLE], hands[Row.BOTTOM])
+    fouled = bool(reasons)
+    # A fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too.
+    rows = {r: RowValue(hands[r], 0 if fouled else royalty(r, hands[r])) for r in ROWS}
+    total = sum(v.royalty for v in rows.values())
+    return BoardValue(rows, fouled, reasons, total, fantasyland_next(rows, fouled, fantasyland))
+
+
+# --- moves -------------------------------------------------------------------------------------------
+
+FANTASYLAND_ROUND = "fantasyland"
+Round = int | str  # 1-5, or "fantasyland"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    legal: bool
+    violations: tuple[Violation, ...]
+    board: Board  # after the move when legal; the board as given when not
+
+
+def _expected_sizes(round_: Round, dealt: int) -> tuple[int | None, int, int, int]:
+    """(cards dealt, cards placed, cards discarded, cards on the board before) for a round."""
+    if round_ == FANTASYLAND_ROUND:
+        return (dealt if dealt in FANTASYLAND_SIZES else None), BOARD_SIZE, dealt - BOARD_SIZE, 0
+    r = int(round_)
+    return DEAL_SIZES[r], PLACE_SIZES[r], DEAL_SIZES[r] - PLACE_SIZES[r], 0 if r == 1 else 5 + 2 * (r - 2)
+
+
+def validate_move(
+    board: Board,
+    round_: Round,
+    dealt: Sequence[Card],
+    placement: Mapping[Row, Sequence[Card]],
+    discard: Sequence[Card],
+    seen: Sequence[Card] = (),
+) -> MoveResult:
+    """Is placing ``placement`` and discarding ``discard`` from ``dealt`` legal on ``board`` this round?
+
+    Every problem is its own violation; well-formed input never raises.
+    """
+    v: list[Violation] = []
+    deal_size, place_size, discard_size, board_before = _expected_sizes(round_, len(dealt))
+    on_board = board.cards()
+    if len(on_board) != board_before:
+        where = "the first set of a Fantasyland hand" if round_ == FANTASYLAND_ROUND else f"round {round_}"
+        v.append(Violation("board_not_at_round", f"{where} starts from a board of {board_before} cards, not {len(on_board)}"))
+    if deal_size is None or len(dealt) != deal_size:
+        expected = "14-17" if round_ == FANTASYLAND_ROUND else str(deal_size)
+        v.append(Violation("wrong_deal_size", f"{expected} cards are dealt in this round, not {len(dealt)}", tuple(dealt)))
+    v += _duplicates("duplicate_on_board", "is on the board twice", on_board)
+    v += _duplicates("duplicate_in_deal", "is dealt twice", dealt)
+    already = [c for c in dealt if c in set(on_board)]
+    if already:
+        v.append(Violation("card_already_on_board", "a dealt card is already on the board", tuple(already)))
+    visible = [c for c in [*on_board, *dealt] if c in set(seen)]
+    if visible:
+        v.append(Violation("card_seen_elsewhere", "a card of this board or deal is also visible elsewhere (seen)", tuple(visible)))
+    placed = [c for r in ROWS for c in placement.get(r, ())]
+    used = placed + list(discard)
+    v += _duplicates("card_used_twice", "is placed or discarded twice", used)
+    not_dealt = [c for c in used if c not in set(dealt)]
+    if not_dealt:
+        v.append(Violation("card_not_dealt", "only the cards dealt this round may be placed or discarded", tuple(not_dealt)))
+    if len(placed) != place_size:
+        v.append(Violation("wrong_placement_size", f"this round places {place_size} cards, not {len(placed)}", tuple(placed)))
+    if len(discard) != max(discard_size, 0):
+        v.append(Violation("wrong_discard_size", f"this round discards {max(discard_size, 0)} cards, not {len(discard)}", tuple(discard)))
+    for r in ROWS:
+        if len(board.row(r)) + len(placement.get(r, ())) > r.size:
+            v.append(Violation("row_overflow", f"the {r} row holds only {r.size} cards", tuple(placement.get(r, ()))))
+    legal = not v
+    return MoveResult(legal, tuple(v), board.placed(placement) if legal else board)
+
+
+def _duplicates(code: str, text: str, hand: Sequence[Card]) -> list[Violation]:
+    twice = sorted({c for c in hand if hand.count(c) > 1}, key=lambda c: c.index)
+    return [Violation(code, f"{c} {text}", (c,)) for c in twice]
+
+
+# --- scoring a hand ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player's complete board and Fantasyland state, as scored at showdown."""
+
+    board: Board
+    fantasyland: Fantasyland = Fantasyland()
+
+
+@dataclass(frozen=True, slots=True)
+class Matchup:
+    """The pairwise settlement between seats ``a`` < ``b``, from ``a``'s side."""
+
+    a: int
+    b: int
+    rows: dict[Row, str]  # "a" / "b" / "tie"; a fouler loses every row to a non-fouler
+    lines: int  # rows won minus rows lost by a
+    scoop: str | None  # "a" or "b" when one side won all three rows (+3), else None
+    royalty_diff: int  # a's royalties minus b's (a fouler's count as 0)
+    points_a: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    seat: int
+    total: int
+    value: BoardValue
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    players: tuple[PlayerScore, ...]
+    matchups: tuple[Matchup, ...]
+    button_moves: bool
+
+
+SCOOP_BONUS = 3
+
+
+def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue) -> Matchup:
+    """1-6 scoring between two players: +1 per row won, +3 for all three, plus the royalty difference."""
+    if value_a.fouled and value_b.fouled:  # two foulers score 0 between them, royalties ignored
+        return Matchup(a, b, {r: "tie" for r in ROWS}, 0, None, 0, 0)
+    if value_a.fouled or value_b.fouled:  # the non-fouler wins every row: +6, plus its royalties
+        side = "b" if value_a.fouled else "a"
+        rows = {r: side for r in ROWS}
+    else:
+        rows = {r: winner(value_a.rows[r].hand, value_b.rows[r].hand) for r in ROWS}
+    lines = sum((w == "a") - (w == "b") for w in rows.values())
+    scoop = "a" if lines == 3 else "b" if lines == -3 else None
+    bonus = SCOOP_BONUS if scoop == "a" else -SCOOP_BONUS if scoop == "b" else 0
+    diff = value_a.royalties - value_b.royalties
+    return Matchup(a, b, rows, lines, scoop, diff, lines + bonus + diff)
+
+
+def score_hand(seats: Sequence[Seat]) -> HandScore:
+    """The showdown of a 3-player hand: every pair settled, totals summing to 0."""
+    if len(seats) != PLAYERS:
+        raise InvalidInputError(InputProblem(("players",), f"a hand has exactly {PLAYERS} players, not {len(seats)}", "wrong_player_count"))
+    problems = find_duplicates(
+        [(("players", s, "board", r.value, i), c) for s, seat in enumerate(seats) for r in ROWS for i, c in enumerate(seat.board.row(r))]
+    )
+    if problems:
+        raise InvalidInputError(problems)
+    values = [evaluate_board(seat.board, seat.fantasyland, ("players", s)) for s, seat in enumerate(seats)]
+    matchups = tuple(settle(a, b, values[a], values[b]) for a, b in combinations(range(PLAYERS), 2))
+    totals = [0] * PLAYERS
+    for m in matchups:
+        totals[m.a] += m.points_a
+        totals[m.b] -= m.points_a
+    players = tuple(PlayerScore(s, totals[s], values[s]) for s in range(PLAYERS))
+    # The button stays put in any hand in which someone played Fantasyland.
+    return HandScore(players, matchups, not any(seat.fantasyland.active for seat in seats))
+
+
+# --- replaying a hand record -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One set of cards: what the seat was dealt, where it placed them, what it discarded."""
+
+    seat: int
+    dealt: tuple[Card, ...]
+    placement: dict[Row, tuple[Card, ...]]
+    discard: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: int
+    card: Card
+    action: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecordResult:
+    legal: bool
+    violations: tuple[Violation, ...]
+    boards: tuple[Board, ...]
+    score: HandScore | None = None
+    discards: tuple[Discard, ...] = field(default=())
+
+
+def turn_order(dealer: int, fantasyland: Sequence[Fantasyland]) -> list[tuple[int, Round]]:
+    """Who acts when: Fantasyland players set first (from the dealer's left), then rounds 1-5 of the
+    others, each round from the dealer's left, clockwise, dealer last."""
+    seats = [(dealer + k) % PLAYERS for k in range(1, PLAYERS + 1)]
+    order: list[tuple[int, Round]] = [(s, FANTASYLAND_ROUND) for s in seats if fantasyland[s].active]
+    order += [(s, r) for r in range(1, 6) for s in seats if not fantasyland[s].active]
+    return order
+
+
+def validate_hand(dealer: int, fantasyland: Sequence[Fantasyland], actions: Sequence[Action]) -> HandRecordResult:
+    """Replay a whole hand record. The first illegal action stops the replay and is reported with its
+    index; a legal, complete record is scored and its discards revealed in discard order."""
+    if len(fantasyland) != PLAYERS:
+        raise InvalidInputError(InputProblem(("players",), f"a hand has exactly {PLAYERS} players", "wrong_player_count"))
+    if not 0 <= dealer < PLAYERS:
+        raise InvalidInputError(InputProblem(("dealer",), "the dealer is seat 0, 1 or 2", "bad_seat"))
+    for s, fl in enumerate(fantasyland):
+        check_fantasyland(fl, ("players", s, "fantasyland"))
+    order = turn_order(dealer, fantasyland)
+    boards = [Board() for _ in range(PLAYERS)]
+    dealt_so_far: set[Card] = set()
+    discards: list[Discard] = []
+    for index, action in enumerate(actions):
+        problems = _action_problems(index, action, order, fantasyland, boards, dealt_so_far)
+        if problems:
+            return HandRecordResult(False, tuple(problems), tuple(boards))
+        dealt_so_far.update(action.dealt)
+        boards[action.seat] = boards[action.seat].placed(action.placement)
+        discards += [Discard(action.seat, c, index) for c in action.discard]
+    if len(actions) < len(order):
+        seat, round_ = order[len(actions)]
+        missing = Violation("record_incomplete", f"the record ends before every board is complete: seat {seat} has not acted in {_round_name(round_)}", index=len(actions))
+        return HandRecordResult(False, (missing,), tuple(boards))
+    score = score_hand([Seat(b, fl) for b, fl in zip(boards, fantasyland)])
+    return HandRecordResult(True, (), tuple(boards), score, tuple(discards))
+
+
+def _round_name(round_: Round) -> str:
+    return "the Fantasyland set" if round_ == FANTASYLAND_ROUND else f"round {round_}"
+
+
+def _action_problems(
+    index: int,
+    action: Action,
+    order: Sequence[tuple[int, Round]],
+    fantasyland: Sequence[Fantasyland],
+    boards: Sequence[Board],
+    dealt_so_far: set[Card],
+) -> list[Violation]:
+    if index >= len(order):
+        return [Violation("action_after_hand_end", "every board is already complete", index=index)]
+    seat, round_ = order[index]
+    if action.seat != seat:
+        return [Violation("out_of_turn", f"seat {seat} acts now ({_round_name(round_)}), not seat {action.seat}", index=index)]
+    problems = []
+    reused = [c for c in action.dealt if c in dealt_so_far]
+    if reused:
+        problems.append(Violation("card_dealt_twice", "a 52-card deck deals each card once in a hand", tuple(reused), index))
+    move = validate_move(boards[seat], round_, action.dealt, action.placement, action.discard)
+    problems += [Violation(v.code, v.message, v.cards, index) for v in move.violations]
+    # A Fantasyland player is dealt the count it entered with, not just any of 14-17.
+    expected = fantasyland[seat].cards
+    if round_ == FANTASYLAND_ROUND and len(action.dealt) != expected and not any(p.code == "wrong_deal_size" for p in problems):
+        problems.append(Violation("wrong_deal_size", f"this Fantasyland player is dealt {expected} cards, not {len(action.dealt)}", action.dealt, index))
+    return problems

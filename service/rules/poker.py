@@ -1,0 +1,176 @@
+"""Standard poker ranking of 3- and 5-card hands (A high, suits never rank), by lookup tables built once.
+
+Used by Pineapple OFC's rows. A hand is keyed by the sum of its cards' codes: each card adds
+``1 << 3*(rank-2)`` (three bits per rank count) and ``1 << (39 + 3*suit)`` (three bits per suit count), so
+one addition per card gives both the rank multiset and the suit counts. The rank part finds the hand in
+a table of every possible rank multiset; five of one suit switches to the flush table.
+
+Strength layout (``HandValue.strength``), rung first:
+high_card 1, pair 2, two_pair 3, trips 4, straight 5, flush 6, full_house 7, quads 8, straight_flush 9
+(royal flush is the ace-high straight flush, rung 9, with its own category code and label).
+Then the ranks that break ties, most significant first: e.g. pair (2, pair, kicker, kicker, kicker),
+full house (7, trips, pair), straight (5, high card) with the wheel's high card 5. A 3-card hand uses the
+same rungs and layout with fewer kickers, so a top row compares with a middle row as a plain tuple
+comparison, a missing kicker counting as smallest.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations, combinations_with_replacement
+
+from service.rules.cards import CARD_BY_TEXT, DECK, Card
+from service.rules.hand_value import HandValue
+
+
+class Category(StrEnum):
+    HIGH_CARD = "high_card"
+    PAIR = "pair"
+    TWO_PAIR = "two_pair"
+    TRIPS = "trips"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    FULL_HOUSE = "full_house"
+    QUADS = "quads"
+    STRAIGHT_FLUSH = "straight_flush"
+    ROYAL_FLUSH = "royal_flush"
+
+
+RUNG = {
+    Category.HIGH_CARD: 1, Category.PAIR: 2, Category.TWO_PAIR: 3, Category.TRIPS: 4,
+    Category.STRAIGHT: 5, Category.FLUSH: 6, Category.FULL_HOUSE: 7, Category.QUADS: 8,
+    Category.STRAIGHT_FLUSH: 9, Category.ROYAL_FLUSH: 9,
+}  # fmt: skip
+
+LABELS = {
+    Category.HIGH_CARD: "High card", Category.PAIR: "Pair", Category.TWO_PAIR: "Two pair",
+    Category.TRIPS: "Three of a kind", Category.STRAIGHT: "Straight", Category.FLUSH: "Flush",
+    Category.FULL_HOUSE: "Full house", Category.QUADS: "Four of a kind",
+    Category.STRAIGHT_FLUSH: "Straight flush", Category.ROYAL_FLUSH: "Royal flush",
+}  # fmt: skip
+
+_SUIT_SHIFT = 39
+_RANK_MASK = (1 << _SUIT_SHIFT) - 1
+_FIVE_OF_A_SUIT = frozenset(5 << (3 * s) for s in range(4))
+
+
+def _code(c: Card) -> int:
+    return (1 << 3 * (c.rank - 2)) + (1 << (_SUIT_SHIFT + 3 * c.suit.order))  # type: ignore[union-attr]
+
+
+CODE_BY_CARD: dict[Card, int] = {c: _code(c) for c in DECK}
+CODE_BY_TEXT: dict[str, int] = {text: CODE_BY_CARD[c] for text, c in CARD_BY_TEXT.items()}
+"""Every accepted spelling of a card straight to its code, for evaluation from strings."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """One entry of the tables: a hand's category, strength and its ranks in order of significance."""
+
+    category: Category
+    strength: tuple[int, ...]
+    order: tuple[int, ...]  # ranks, most significant first, with repeats (wheel: 5 4 3 2 14)
+
+
+def _straight_high(ranks: Sequence[int]) -> int | None:
+    """The high card of a 5-rank straight, 5 for the wheel A-2-3-4-5, None when not a straight."""
+    distinct = sorted(set(ranks), reverse=True)
+    if len(distinct) != 5:
+        return None
+    if distinct[0] - distinct[4] == 4:
+        return distinct[0]
+    if distinct == [14, 5, 4, 3, 2]:
+        return 5
+    return None
+
+
+def _rank(ranks: Sequence[int], flush: bool) -> Ranking:
+    """Rank one multiset of ranks (3 or 5 of them), by the definitions of the rule book's table."""
+    counts = Counter(ranks)
+    # Ranks grouped by how many times they appear, then by rank: the order every category compares in.
+    order = tuple(sorted(ranks, key=lambda r: (counts[r], r), reverse=True))
+    groups = sorted(counts.values(), reverse=True)
+    high = _straight_high(ranks) if len(ranks) == 5 else None
+    if high is not None:
+        order = tuple(range(high, high - 5, -1)) if high > 5 else (5, 4, 3, 2, 14)
+        if flush:
+            category = Category.ROYAL_FLUSH if high == 14 else Category.STRAIGHT_FLUSH
+        else:
+            category = Category.STRAIGHT
+        return Ranking(category, (RUNG[category], high), order)
+    if flush:
+        category = Category.FLUSH
+    else:
+        category = {
+            (1,): Category.HIGH_CARD, (2,): Category.PAIR, (3,): Category.TRIPS, (4,): Category.QUADS,
+        }.get((groups[0],), Category.HIGH_CARD)  # fmt: skip
+        if groups[:2] == [2, 2]:
+            category = Category.TWO_PAIR
+        elif groups[:2] == [3, 2]:
+            category = Category.FULL_HOUSE
+    # Ties break on each distinct rank in significance order (pair rank, then kickers).
+    distinct = tuple(dict.fromkeys(order))
+    return Ranking(category, (RUNG[category], *distinct), order)
+
+
+def _key(ranks: Sequence[int]) -> int:
+    return sum(1 << 3 * (r - 2) for r in ranks)
+
+
+def _tables() -> tuple[dict[int, Ranking], dict[int, Ranking], dict[int, Ranking]]:
+    plain5: dict[int, Ranking] = {}
+    flush5: dict[int, Ranking] = {}
+    top3: dict[int, Ranking] = {}
+    for ranks in combinations_with_replacement(range(14, 1, -1), 5):
+        if max(Counter(ranks).values()) <= 4:
+            plain5[_key(ranks)] = _rank(ranks, flush=False)
+    for ranks in combinations(range(14, 1, -1), 5):
+        flush5[_key(ranks)] = _rank(ranks, flush=True)
+    for ranks in combinations_with_replacement(range(14, 1, -1), 3):
+        top3[_key(ranks)] = _rank(ranks, flush=False)  # a 3-card hand knows no straight or flush
+    return plain5, flush5, top3
+
+
+PLAIN5, FLUSH5, TOP3 = _tables()
+
+
+def rank5_codes(key: int) -> Ranking:
+    """The ranking of five cards whose codes sum to ``key``."""
+    if key >> _SUIT_SHIFT in _FIVE_OF_A_SUIT:
+        return FLUSH5[key & _RANK_MASK]
+    return PLAIN5[key & _RANK_MASK]
+
+
+def rank3_codes(key: int) -> Ranking:
+    return TOP3[key & _RANK_MASK]
+
+
+def rank_cards(hand: Sequence[Card]) -> Ranking:
+    """The ranking of 3 or 5 distinct cards (sizes are the caller's to check)."""
+    key = 0
+    for c in hand:
+        key += CODE_BY_CARD[c]
+    return rank5_codes(key) if len(hand) == 5 else rank3_codes(key)
+
+
+def strength_of_texts(texts: Sequence[str]) -> tuple[int, ...]:
+    """Strength straight from card strings: the hot path for sorting and comparing rows.
+
+    Raises KeyError for a string that is not a card; callers that need a precise error parse first.
+    """
+    key = 0
+    for text in texts:
+        key += CODE_BY_TEXT[text]
+    return (rank5_codes(key) if len(texts) == 5 else rank3_codes(key)).strength
+
+
+def hand_value(hand: Sequence[Card]) -> HandValue:
+    """The full ``HandValue`` of 3 or 5 distinct cards, cards in order of significance."""
+    ranking = rank_cards(hand)
+    by_rank: dict[int, list[Card]] = {}
+    for c in sorted(hand, key=lambda c: c.index, reverse=True):  # spades first within a rank: stable output
+        by_rank.setdefault(c.rank, []).append(c)
+    ordered = tuple(by_rank[r].pop(0) for r in ranking.order)
+    return HandValue(ranking.category.value, LABELS[ranking.category], ranking.strength, ordered)
