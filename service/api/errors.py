@@ -65,13 +65,20 @@ def marshmallow_errors(messages: Any, prefix: tuple[object, ...] = ()) -> Iterat
         yield {"pointer": pointer(prefix), "message": str(messages)}
 
 
+MAX_ERRORS = 100  # a pathological request could hold thousands; the first hundred locate the fault
+
+
 def problem(status: int, detail: str, errors: list[dict[str, str]] | None = None) -> Response:
+    errors = errors or []
+    if len(errors) > MAX_ERRORS:
+        detail = f"{len(errors)} problems; the first {MAX_ERRORS} are listed. " + detail[:2000]
+        errors = errors[:MAX_ERRORS]
     body: dict[str, Any] = {
         "type": PROBLEM_TYPES.get(status, "about:blank"),
         "title": TITLES.get(status, "Error"),
         "status": status,
         "detail": detail,
-        "errors": errors or [],
+        "errors": errors,
     }
     return Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
 

@@ -1,0 +1,96 @@
+"""openapi.yaml is valid, complete for clients, and mirrors the marshmallow schemas that enforce it."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from openapi_spec_validator import validate
+
+from service.api import common, ofc_pineapple
+from tests.conftest import ROOT
+
+SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+COMPONENTS = SPEC["components"]["schemas"]
+GAME_SCHEMAS = {"ofc-pineapple": ofc_pineapple.SCHEMAS}
+OPERATIONS = [(path, method, op) for path, item in SPEC["paths"].items() for method, op in item.items()]
+
+
+def test_spec_is_valid_openapi_3_1():
+    assert SPEC["openapi"].startswith("3.1")
+    validate(SPEC)
+
+
+def test_served_spec_is_the_file(client):
+    assert client.get("/openapi.yaml").get_data(as_text=True) == (ROOT / "openapi.yaml").read_text(encoding="utf-8")
+    assert client.get("/openapi.json").get_json() == SPEC
+
+
+@pytest.mark.parametrize(("path", "method", "op"), OPERATIONS, ids=[f"{m} {p}" for p, m, _ in OPERATIONS])
+def test_every_operation_has_description_examples_and_declared_errors(path, method, op):
+    assert op.get("summary") and op.get("description") and op.get("operationId")
+    for status, response in op["responses"].items():
+        response = resolve(response)
+        for media in response.get("content", {}).values():
+            assert "example" in media or "examples" in media, f"{status} has no example"
+    if method == "post":
+        assert "example" in op["requestBody"]["content"]["application/json"]
+        assert {"400", "413", "415", "422"} <= set(op["responses"])
+
+
+@pytest.mark.parametrize("name", sorted(COMPONENTS))
+def test_every_schema_has_description_and_example(name):
+    schema = COMPONENTS[name]
+    assert schema.get("description") and "example" in schema, name
+
+
+def test_every_array_is_bounded():
+    def arrays(node: Any, where: str):
+        if isinstance(node, dict):
+            if node.get("type") == "array":
+                yield where, node
+            for key, value in node.items():
+                yield from arrays(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                yield from arrays(value, f"{where}/{i}")
+
+    unbounded = [where for where, node in arrays(SPEC, "") if "maxItems" not in node]
+    assert not unbounded
+
+
+def resolve(node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        target: Any = SPEC
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def rendered(schemas: list[type]) -> dict[str, Any]:
+    spec = APISpec("drift", "1", "3.1.0", plugins=[MarshmallowPlugin()])
+    plugin = spec.plugins[0]
+    plugin.map_to_openapi_type(common.CardField, "string", None)
+    for schema in schemas:
+        spec.components.schema(schema.__name__, schema=schema)
+    return spec.to_dict()["components"]["schemas"]
+
+
+@pytest.mark.parametrize("game", GAME_SCHEMAS)
+def test_marshmallow_schemas_match_the_spec(game):
+    for name, ours in rendered(GAME_SCHEMAS[game]).items():
+        theirs = COMPONENTS[name]
+        assert set(ours["properties"]) == set(theirs["properties"]), name
+        assert set(ours.get("required", [])) == set(theirs.get("required", [])), name
+        assert theirs.get("additionalProperties") is False, f"{name} must reject unknown fields like marshmallow"
+        for field, prop in ours["properties"].items():
+            spec_prop = resolve(theirs["properties"][field])
+            if "enum" in prop:
+                assert {e for e in prop["enum"] if e is not None} == {e for e in spec_prop["enum"] if e is not None}, f"{name}.{field}"
+            for bound in ("minItems", "maxItems", "minimum", "maximum"):
+                if bound in prop:
+                    default = 0 if bound == "minItems" else None
+                    assert prop[bound] == spec_prop.get(bound, default), f"{name}.{field} {bound}"

@@ -1,0 +1,109 @@
+"""The OFC HTTP operations: exact answers, and the precise 422s the spec cannot express."""
+from __future__ import annotations
+
+from tests.ofc_pineapple.records import BING, JIA, YI
+
+
+def test_rows_evaluate_answers_hand_value_and_royalty_in_canonical_cards(post):
+    status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["kh", "K♦", "aS"]})
+    assert status == 200
+    assert body == {"hand": {"category": "pair", "label": "Pair", "strength": [2, 13, 14], "cards": ["Kh", "Kd", "As"]}, "royalty": 8}
+
+
+def test_rows_evaluate_accepts_10_for_T(post):
+    status, body = post("ofc-pineapple/rows/evaluate", {"row": "middle", "cards": ["10s", "Js", "Qs", "Ks", "As"]})
+    assert (status, body["hand"]["category"], body["royalty"]) == (200, "royal_flush", 50)
+
+
+def test_rows_evaluate_wrong_size_for_the_row_is_422(post):
+    status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As", "2c", "3c"]})
+    assert status == 422
+    assert body["errors"] == [{"pointer": "/cards", "message": "the top row holds exactly 3 cards, not 5"}]
+
+
+def test_rows_evaluate_duplicate_card_is_422_at_the_second_copy(post):
+    status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "kh"]})
+    assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/cards/2"]
+
+
+def test_not_a_card_is_422_naming_the_entry(post):
+    status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "1d", "JK"]})
+    assert status == 422
+    assert [e["pointer"] for e in body["errors"]] == ["/cards/1", "/cards/2"]
+    assert body["type"] == "urn:card-rules:problem:invalid-input"
+
+
+def test_rows_compare_is_a_tie_when_suits_differ_only(post):
+    status, body = post("ofc-pineapple/rows/compare", {"row": "top", "a": ["Kh", "Kd", "Qc"], "b": ["Ks", "Kc", "Qd"]})
+    assert (status, body["winner"]) == (200, "tie")
+
+
+def test_rows_compare_K_K_A_beats_K_K_Q(post):
+    status, body = post("ofc-pineapple/rows/compare", {"row": "top", "a": ["Kh", "Kd", "Ac"], "b": ["Ks", "Kc", "Qd"]})
+    assert body["winner"] == "a" and body["a"]["royalty"] == body["b"]["royalty"] == 8
+
+
+def test_boards_evaluate_full_answer(post):
+    board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "3s"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
+    status, body = post("ofc-pineapple/boards/evaluate", {"board": board})
+    assert status == 200
+    assert (body["fouled"], body["foul_reasons"], body["royalties"]) == (False, [], 11)
+    assert body["fantasyland_next"] == {"qualifies": True, "cards": 14, "reason": "enter_top_pair_QQ"}
+    assert {r: v["royalty"] for r, v in body["rows"].items()} == {"top": 7, "middle": 0, "bottom": 4}
+
+
+def test_boards_evaluate_duplicate_across_rows_is_422(post):
+    board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "Qh"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
+    status, body = post("ofc-pineapple/boards/evaluate", {"board": board})
+    assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/board/middle/4"]
+
+
+def test_boards_evaluate_incomplete_board_is_422_by_schema(post):
+    status, body = post("ofc-pineapple/boards/evaluate", {"board": {"top": ["Qh"], "middle": [], "bottom": []}})
+    assert status == 422 and {e["pointer"] for e in body["errors"]} == {"/board/top", "/board/middle", "/board/bottom"}
+
+
+def test_boards_evaluate_fantasyland_cards_without_active_is_422(post):
+    board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "3s"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
+    status, body = post("ofc-pineapple/boards/evaluate", {"board": board, "fantasyland": {"active": False, "cards": 14}})
+    assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/fantasyland/cards"]
+
+
+def test_hands_score_worked_example(post):
+    status, body = post("ofc-pineapple/hands/score", {"players": [{"board": JIA}, {"board": YI}, {"board": BING}]})
+    assert status == 200
+    assert [p["total"] for p in body["players"]] == [7, 17, -24]
+    assert [p["seat"] for p in body["players"]] == [0, 1, 2]
+    assert body["matchups"][0] == {"a": 0, "b": 1, "rows": {"top": "b", "middle": "a", "bottom": "a"}, "lines": 1, "scoop": None, "royalty_diff": -4, "points_a": -3}
+    assert body["button_moves"] is True
+
+
+def test_hands_score_card_twice_on_the_table_is_422_pointing_at_it(post):
+    bing = dict(BING, top=["Kd", "Qc", "6d"])  # Kd is on 乙's top
+    status, body = post("ofc-pineapple/hands/score", {"players": [{"board": JIA}, {"board": YI}, {"board": bing}]})
+    assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/players/2/board/top/0"]
+
+
+def test_hands_score_needs_exactly_three_players(post):
+    status, body = post("ofc-pineapple/hands/score", {"players": [{"board": JIA}, {"board": YI}]})
+    assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/players"]
+
+
+def test_moves_validate_answers_violations_not_4xx(post):
+    body = {"board": {"top": ["Kh", "Qh", "Jh"]}, "round": 2, "dealt": ["Ks", "7c", "2d"], "placement": {"top": ["Ks"], "bottom": ["7c"]}, "discard": ["2d"]}
+    status, answer = post("ofc-pineapple/moves/validate", body)
+    assert status == 200 and answer["legal"] is False
+    assert [v["code"] for v in answer["violations"]] == ["board_not_at_round", "row_overflow"]
+    assert answer["board"] == {"top": ["Kh", "Qh", "Jh"], "middle": [], "bottom": []}
+
+
+def test_moves_validate_round_must_be_1_to_5_or_fantasyland(post):
+    body = {"board": {}, "round": 6, "dealt": ["Ks"], "placement": {}}
+    status, answer = post("ofc-pineapple/moves/validate", body)
+    assert status == 422 and [e["pointer"] for e in answer["errors"]] == ["/round"]
+
+
+def test_strict_types_no_truthy_strings(post):
+    board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "3s"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
+    status, body = post("ofc-pineapple/boards/evaluate", {"board": board, "fantasyland": {"active": "yes"}})
+    assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/fantasyland/active"]
