@@ -8,8 +8,8 @@ one dictionary look-up and cards compare by identity.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from typing import ClassVar
 
 from service.rules.errors import CardNotationError, InputProblem, Path
 
@@ -57,27 +57,48 @@ SUIT_SYMBOLS = "cdhs"
 JOKER_TEXT = "JK"
 
 
-@dataclass(frozen=True, slots=True)
 class Card:
-    """One playing card, or the joker (``rank`` 0, ``suit`` None). Build with ``parse_card``/``card``."""
+    """One playing card, or the joker (``rank`` 0, ``suit`` None). Build with ``parse_card``/``card``.
 
+    Cards are interned: ``Card(14, Suit.SPADES)`` always returns the same object, so equality and hashing
+    are by identity, which keeps them at C speed on the evaluation hot paths. Immutable.
+    """
+
+    __slots__ = ("rank", "suit", "index", "_text")
+    _interned: ClassVar[dict[tuple[int, Suit | None], "Card"]] = {}
     rank: int
     suit: Suit | None
+    index: int  # 0-51 for the 52 cards (rank-major, suits c d h s), 52 for the joker
+
+    def __new__(cls, rank: int, suit: Suit | None) -> "Card":
+        key = (rank, suit)
+        found = cls._interned.get(key)
+        if found is None:
+            if (suit is None) != (rank == 0) or not (rank == 0 or 2 <= rank <= 14):
+                raise ValueError(f"no card has rank {rank!r} and suit {suit!r}")
+            found = object.__new__(cls)
+            index = 52 if suit is None else (rank - 2) * 4 + _SUIT_ORDER[suit]
+            text = JOKER_TEXT if suit is None else RANK_SYMBOLS[rank - 2] + suit.value
+            for name, value in (("rank", rank), ("suit", suit), ("index", index), ("_text", text)):
+                object.__setattr__(found, name, value)
+            cls._interned[key] = found
+        return found
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[int, Suit | None]]:
+        return (Card, (self.rank, self.suit))
 
     @property
     def is_joker(self) -> bool:
         return self.suit is None
 
-    @property
-    def index(self) -> int:
-        """0-51 for the 52 cards (rank-major, suits c d h s), 52 for the joker."""
-        return 52 if self.suit is None else (self.rank - 2) * 4 + _SUIT_ORDER[self.suit]
-
     def __str__(self) -> str:
-        return JOKER_TEXT if self.suit is None else RANK_SYMBOLS[self.rank - 2] + self.suit.value
+        return self._text
 
     def __repr__(self) -> str:
-        return f"Card({str(self)!r})"
+        return f"Card({self._text!r})"
 
 
 JOKER = Card(0, None)
@@ -132,6 +153,11 @@ def parse_card(text: object, *, jokers: bool = False, path: Path = ()) -> Card:
 
 def parse_cards(texts: Iterable[object], *, jokers: bool = False, path: Path = ()) -> list[Card]:
     """Parse a list of card strings, reporting every bad one (with its index) at once."""
+    texts = list(texts)
+    try:  # the common case: every entry spells one of the 52 cards
+        return [CARD_BY_TEXT[text] for text in texts]  # type: ignore[index]
+    except (KeyError, TypeError):  # a joker, a typo or not a string: find and report each
+        pass
     cards: list[Card] = []
     problems: list[InputProblem] = []
     for i, text in enumerate(texts):

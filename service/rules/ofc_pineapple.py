@@ -69,6 +69,8 @@ class RowValue:
 
 
 def _check_row(row: Row, hand: Sequence[Card], path: Path) -> None:
+    if len(hand) == row.size and len(set(hand)) == row.size:  # the common, valid case, checked cheaply
+        return
     if len(hand) != row.size:
         raise InvalidInputError(
             InputProblem(path, f"the {row} row holds exactly {row.size} cards, not {len(hand)}", "wrong_row_size")
@@ -267,30 +269,35 @@ def validate_move(
         v.append(Violation("board_not_at_round", f"{where} starts from a board of {board_before} cards, not {len(on_board)}"))
     if deal_size is None or len(dealt) != deal_size:
         expected = "14-17" if round_ == FANTASYLAND_ROUND else str(deal_size)
-        v.append(Violation("wrong_deal_size", f"{expected} cards are dealt in this round, not {len(dealt)}", tuple(dealt)))
+        v.append(Violation("wrong_deal_size", f"{expected} cards are dealt in this round, not {len(dealt)}", _distinct(dealt)))
     v += _duplicates("duplicate_on_board", "is on the board twice", on_board)
     v += _duplicates("duplicate_in_deal", "is dealt twice", dealt)
     already = [c for c in dealt if c in set(on_board)]
     if already:
-        v.append(Violation("card_already_on_board", "a dealt card is already on the board", tuple(already)))
+        v.append(Violation("card_already_on_board", "a dealt card is already on the board", _distinct(already)))
     visible = [c for c in [*on_board, *dealt] if c in set(seen)]
     if visible:
-        v.append(Violation("card_seen_elsewhere", "a card of this board or deal is also visible elsewhere (seen)", tuple(visible)))
+        v.append(Violation("card_seen_elsewhere", "a card of this board or deal is also visible elsewhere (seen)", _distinct(visible)))
     placed = [c for r in ROWS for c in placement.get(r, ())]
     used = placed + list(discard)
     v += _duplicates("card_used_twice", "is placed or discarded twice", used)
     not_dealt = [c for c in used if c not in set(dealt)]
     if not_dealt:
-        v.append(Violation("card_not_dealt", "only the cards dealt this round may be placed or discarded", tuple(not_dealt)))
+        v.append(Violation("card_not_dealt", "only the cards dealt this round may be placed or discarded", _distinct(not_dealt)))
     if len(placed) != place_size:
-        v.append(Violation("wrong_placement_size", f"this round places {place_size} cards, not {len(placed)}", tuple(placed)))
+        v.append(Violation("wrong_placement_size", f"this round places {place_size} cards, not {len(placed)}", _distinct(placed)))
     if len(discard) != max(discard_size, 0):
-        v.append(Violation("wrong_discard_size", f"this round discards {max(discard_size, 0)} cards, not {len(discard)}", tuple(discard)))
+        v.append(Violation("wrong_discard_size", f"this round discards {max(discard_size, 0)} cards, not {len(discard)}", _distinct(discard)))
     for r in ROWS:
         if len(board.row(r)) + len(placement.get(r, ())) > r.size:
-            v.append(Violation("row_overflow", f"the {r} row holds only {r.size} cards", tuple(placement.get(r, ()))))
+            v.append(Violation("row_overflow", f"the {r} row holds only {r.size} cards", _distinct(placement.get(r, ()))))
     legal = not v
     return MoveResult(legal, tuple(v), board.placed(placement) if legal else board)
+
+
+def _distinct(hand: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards a violation names, each once, in the order first met."""
+    return tuple(dict.fromkeys(hand))
 
 
 def _duplicates(code: str, text: str, hand: Sequence[Card]) -> list[Violation]:
@@ -461,11 +468,11 @@ def _action_problems(
     problems = []
     reused = [c for c in action.dealt if c in dealt_so_far]
     if reused:
-        problems.append(Violation("card_dealt_twice", "a 52-card deck deals each card once in a hand", tuple(reused), index))
+        problems.append(Violation("card_dealt_twice", "a 52-card deck deals each card once in a hand", _distinct(reused), index))
     move = validate_move(boards[seat], round_, action.dealt, action.placement, action.discard)
     problems += [Violation(v.code, v.message, v.cards, index) for v in move.violations]
     # A Fantasyland player is dealt the count it entered with, not just any of 14-17.
     expected = fantasyland[seat].cards
     if round_ == FANTASYLAND_ROUND and len(action.dealt) != expected and not any(p.code == "wrong_deal_size" for p in problems):
-        problems.append(Violation("wrong_deal_size", f"this Fantasyland player is dealt {expected} cards, not {len(action.dealt)}", action.dealt, index))
+        problems.append(Violation("wrong_deal_size", f"this Fantasyland player is dealt {expected} cards, not {len(action.dealt)}", _distinct(action.dealt), index))
     return problems

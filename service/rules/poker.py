@@ -72,6 +72,14 @@ class Ranking:
     category: Category
     strength: tuple[int, ...]
     order: tuple[int, ...]  # ranks, most significant first, with repeats (wheel: 5 4 3 2 14)
+    code: str = ""  # the category's code as a plain str, for answers
+    label: str = ""
+    position: dict[int, int] | None = None  # rank -> its first place in ``order``, to sort cards fast
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", self.category.value)
+        object.__setattr__(self, "label", LABELS[self.category])
+        object.__setattr__(self, "position", {r: len(self.order) - 1 - self.order[::-1].index(r) - (self.order.count(r) - 1) for r in set(self.order)})
 
 
 def _straight_high(ranks: Sequence[int]) -> int | None:
@@ -167,10 +175,9 @@ def strength_of_texts(texts: Sequence[str]) -> tuple[int, ...]:
 
 
 def hand_value(hand: Sequence[Card]) -> HandValue:
-    """The full ``HandValue`` of 3 or 5 distinct cards, cards in order of significance."""
+    """The full ``HandValue`` of 3 or 5 distinct cards, cards in order of significance
+    (within a rank, spades first, then hearts, diamonds, clubs: a stable output for any input order)."""
     ranking = rank_cards(hand)
-    by_rank: dict[int, list[Card]] = {}
-    for c in sorted(hand, key=lambda c: c.index, reverse=True):  # spades first within a rank: stable output
-        by_rank.setdefault(c.rank, []).append(c)
-    ordered = tuple(by_rank[r].pop(0) for r in ranking.order)
-    return HandValue(ranking.category.value, LABELS[ranking.category], ranking.strength, ordered)
+    position = ranking.position
+    ordered = tuple([c for _, c in sorted([(position[c.rank] * 64 - c.index, c) for c in hand])])  # type: ignore[index]
+    return HandValue(ranking.code, ranking.label, ranking.strength, ordered)
