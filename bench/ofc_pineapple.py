@@ -1,0 +1,352 @@
+"""Pineapple OFC benchmark: row evaluation in process against treys and phevaluator, then the HTTP
+service's hands/score against /healthz on one gunicorn. Run: ``.venv/bin/python bench/ofc_pineapple.py``.
+
+Targets (checked within this one run; only ratios count on a shared machine):
+  * rows evaluated from card strings at least as fast as treys from the same strings (Card.new + evaluate);
+  * POST /v1/ofc-pineapple/hands/score at no less than 70% of GET /healthz's requests per second.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
+
+from bench import common  # noqa: E402
+from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict  # noqa: E402
+from service.rules import ofc_pineapple as ofc  # noqa: E402
+from service.rules import poker  # noqa: E402
+from service.rules.cards import DECK, parse_cards  # noqa: E402
+from tests.ofc_pineapple.records import BING, JIA, YI  # noqa: E402
+
+HTTP_TARGET = 0.70
+SCORE_PATH = "/v1/ofc-pineapple/hands/score"
+
+try:
+    from treys import Card as TreysCard
+    from treys import Evaluator as TreysEvaluator
+except ImportError:  # a test-extra; the table says n/a without it
+    TreysCard = TreysEvaluator = None  # type: ignore[assignment,misc]
+try:
+    from phevaluator import evaluate_cards as ph_evaluate_cards
+except ImportError:
+    ph_evaluate_cards = None  # type: ignore[assignment]
+
+
+def random_hands(seed: int, size: int, count: int) -> list[list[str]]:
+    """``count`` hands of ``size`` distinct cards, canonical strings ("As", "Td"), the same for every evaluator."""
+    rng = random.Random(seed * 10 + size)
+    texts = [str(c) for c in DECK]
+    return [rng.sample(texts, size) for _ in range(count)]
+
+
+# --- the evaluators, each a loop over the hands with everything it calls bound locally -----------------
+
+
+def ours_public(row: ofc.Row):
+    def bench_public(hands: Sequence[Sequence[str]], parse=parse_cards, evaluate=ofc.evaluate_row, row=row) -> None:
+        for hand in hands:
+            evaluate(row, parse(hand))
+
+    return bench_public
+
+
+def ours_fast(hands: Sequence[Sequence[str]], strength=poker.strength_of_texts) -> None:
+    for hand in hands:
+        strength(hand)
+
+
+def treys_run():
+    if TreysEvaluator is None:
+        return None
+    evaluator = TreysEvaluator()
+
+    def bench_treys(hands: Sequence[Sequence[str]], new=TreysCard.new, evaluate=evaluator.evaluate) -> None:
+        for hand in hands:
+            evaluate([new(text) for text in hand], [])
+
+    return bench_treys
+
+
+def phevaluator_run():
+    if ph_evaluate_cards is None:
+        return None
+
+    def bench_phevaluator(hands: Sequence[Sequence[str]], evaluate=ph_evaluate_cards) -> None:
+        for hand in hands:
+            evaluate(*hand)
+
+    return bench_phevaluator
+
+
+PUBLIC = "ours: parse_cards + evaluate_row"
+FAST = "ours: poker.strength_of_texts"
+TREYS = "treys: Card.new + Evaluator.evaluate"
+PHEVAL = "phevaluator: evaluate_cards(strings)"
+
+
+def sanity_check(hands5: Sequence[Sequence[str]], hands3: Sequence[Sequence[str]], limit: int = 4000) -> list[str]:
+    """Before timing anything: do the evaluators agree? (Same order of every consecutive pair of hands, and
+    the public path's strength equal to the fast path's.) A benchmark of wrong answers is worthless."""
+    problems = []
+    hands5, hands3 = hands5[:limit], hands3[:limit]
+    ours5 = [ofc.evaluate_row(ofc.Row.MIDDLE, parse_cards(h)).hand.strength for h in hands5]
+    ours3 = [ofc.evaluate_row(ofc.Row.TOP, parse_cards(h)).hand.strength for h in hands3]
+    if ours5 != [poker.strength_of_texts(h) for h in hands5] or ours3 != [poker.strength_of_texts(h) for h in hands3]:
+        problems.append("evaluate_row and strength_of_texts disagree")
+
+    def sign(x: object, y: object) -> int:
+        return (x > y) - (x < y)  # type: ignore[operator]
+
+    references = {}
+    if TreysEvaluator is not None:
+        evaluator = TreysEvaluator()
+        references["treys"] = [-evaluator.evaluate([TreysCard.new(t) for t in h], []) for h in hands5]
+    if ph_evaluate_cards is not None:
+        references["phevaluator"] = [-ph_evaluate_cards(*h) for h in hands5]
+    for name, theirs in references.items():
+        wrong = sum(sign(ours5[i], ours5[i + 1]) != sign(theirs[i], theirs[i + 1]) for i in range(len(hands5) - 1))
+        if wrong:
+            problems.append(f"{wrong} of {len(hands5) - 1} pairs of 5-card hands ordered differently from {name}")
+    return problems
+
+
+def stage_cases(hands: Sequence[Sequence[str]], row: ofc.Row) -> list[Case]:
+    """Each step of the public path alone, on the same hands, so the profile has honest costs per step."""
+    cards = [parse_cards(h) for h in hands]
+    values = [poker.hand_value(c) for c in cards]
+
+    def parse(hs, parse=parse_cards):
+        for h in hs:
+            parse(h)
+
+    def rank(cs, rank=poker.rank_cards):
+        for c in cs:
+            rank(c)
+
+    def value(cs, hand_value=poker.hand_value):
+        for c in cs:
+            hand_value(c)
+
+    def royalty(vs, royalty=ofc.royalty, row=row):
+        for v in vs:
+            royalty(row, v)
+
+    cases = [Case("parse_cards(strings)", parse, hands)]
+    check_row = getattr(ofc, "_check_row", None)
+    if check_row is not None:
+        def check(cs, check=check_row, row=row):
+            for c in cs:
+                check(row, c, ("cards",))
+
+        cases.append(Case("ofc._check_row (size + find_duplicates)", check, cards))
+    cases += [
+        Case("poker.rank_cards (table look-up only)", rank, cards),
+        Case("poker.hand_value (rank_cards + ordering cards + HandValue)", value, cards),
+        Case("ofc.royalty", royalty, values),
+        Case("whole public path", ours_public(row), hands),
+    ]
+    if TreysEvaluator is not None:
+        def treys_new(hs, new=TreysCard.new):
+            for h in hs:
+                [new(t) for t in h]
+
+        cases.append(Case("(treys: Card.new x5 alone)", treys_new, hands))
+    return cases
+
+
+def inprocess(args: argparse.Namespace) -> dict[str, object]:
+    heading("In process: rows evaluated from card strings")
+    hands = {5: random_hands(args.seed, 5, args.hands), 3: random_hands(args.seed, 3, args.hands)}
+    say(f"{args.hands:,} random hands per row size (seed {args.seed}), the same list for every evaluator; "
+        f"best of {args.repeats} passes, run round-robin, GC off while timing; Python {sys.version.split()[0]}")  # fmt: skip
+    problems = sanity_check(hands[5], hands[3])
+    say("agreement check: " + ("; ".join(problems) if problems else "all evaluators order the hands alike"))
+    no_5 = "needs 5-7 cards"
+    cases = {
+        (PUBLIC, 5): Case(PUBLIC, ours_public(ofc.Row.MIDDLE), hands[5]),
+        (PUBLIC, 3): Case(PUBLIC, ours_public(ofc.Row.TOP), hands[3]),
+        (FAST, 5): Case(FAST, ours_fast, hands[5]),
+        (FAST, 3): Case(FAST, ours_fast, hands[3]),
+        (TREYS, 5): Case(TREYS, treys_run(), hands[5], "" if TreysEvaluator else "treys not installed"),
+        (TREYS, 3): Case(TREYS, None, hands[3], f"treys {no_5}: no 3-card evaluator"),
+        (PHEVAL, 5): Case(PHEVAL, phevaluator_run(), hands[5], "" if ph_evaluate_cards else "phevaluator not installed"),
+        (PHEVAL, 3): Case(PHEVAL, None, hands[3], f"phevaluator {no_5}: no 3-card evaluator"),
+    }
+    common.time_cases(list(cases.values()), args.repeats)
+    treys5 = cases[(TREYS, 5)].per_second
+
+    def us(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.2f}"
+
+    rows = []
+    for name in (PUBLIC, FAST, TREYS, PHEVAL):
+        five, three = cases[(name, 5)], cases[(name, 3)]
+        vs_treys = None if five.per_second is None or treys5 is None else five.per_second / treys5
+        rows.append([name, rate(five.per_second), us(five.micros), ratio_text(vs_treys), rate(three.per_second), us(three.micros)])
+    say()
+    say(table(["evaluator", "5-card rows/s", "us/row", "vs treys", "3-card rows/s", "us/row"], rows))
+    say("  'vs treys' = 5-card rows/s divided by treys' 5-card rows/s (>= 1.00x meets the target).")
+    say("  3-card: treys and phevaluator evaluate 5-7 cards only, so they have no 3-card figure (n/a).")
+    say("  ours public: middle row for 5 cards, top row for 3; full HandValue (category, label, strength, cards in")
+    say("  order) and royalty, after the size and duplicate check. Fast path: strength tuple only, no checks.")
+
+    public5 = cases[(PUBLIC, 5)].per_second
+    fast5 = cases[(FAST, 5)].per_second
+    public_ratio = None if public5 is None or treys5 is None else public5 / treys5
+    fast_ratio = None if fast5 is None or treys5 is None else fast5 / treys5
+    say()
+    if public_ratio is None:
+        say("TARGET rows >= treys: cannot be judged (treys missing)")
+    else:
+        slower = f"; treys is {1 / public_ratio:.1f}x faster per row" if public_ratio < 1 else ""
+        say(f"TARGET rows from strings >= treys (Card.new + evaluate): public path {verdict(public_ratio >= 1)} "
+            f"({ratio_text(public_ratio)}{slower})")
+        say(f"                                                        fast path   {verdict(fast_ratio >= 1)} "
+            f"({ratio_text(fast_ratio)})")  # type: ignore[operator]
+        if public_ratio < 1:
+            say("  >>> our PUBLIC row evaluation (parse_cards + evaluate_row) is SLOWER than treys; profile below <<<")
+    if args.profile == "always" or (args.profile == "auto" and public_ratio is not None and public_ratio < 1):
+        profile(hands[5], args)
+    return {"public_ratio": public_ratio, "fast_ratio": fast_ratio, "agreement": problems}
+
+
+def profile(hands5: Sequence[Sequence[str]], args: argparse.Namespace) -> None:
+    heading("Profile of our public path (5-card middle rows)")
+    stages = stage_cases(hands5, ofc.Row.MIDDLE)
+    common.time_cases(stages, max(3, args.repeats // 2))
+    whole = next(c for c in stages if c.name == "whole public path").best
+    rows = [[c.name, f"{c.micros:.2f}", f"{c.best / whole * 100:.0f}%"] for c in stages]  # type: ignore[operator]
+    say("Each step timed alone on the same hands (best of passes), timed again here: compare the percentages,")
+    say("not the microseconds with the table above. Steps overlap: hand_value includes rank_cards.")
+    say(table(["step", "us/row", "% of whole"], rows))
+    say()
+    say(f"cProfile of parse_cards + evaluate_row over {len(hands5):,} hands (cProfile inflates small calls):")
+    say(common.profile_text(ours_public(ofc.Row.MIDDLE), hands5))
+
+
+def score_payload() -> dict[str, object]:
+    return {"players": [{"board": board} for board in (JIA, YI, BING)]}
+
+
+def check_score(endpoint: Endpoint, status: int, body: bytes) -> str | None:
+    if endpoint.path != SCORE_PATH:
+        return None
+    try:
+        answer = json.loads(body)
+        totals = [p["total"] for p in answer["players"]]
+    except (ValueError, KeyError, TypeError) as error:
+        return f"unexpected body ({error}): {body[:300]!r}"
+    if status != 200 or len(totals) != 3 or sum(totals) != 0:
+        return f"status {status}, totals {totals}"
+    say(f"  score totals for the test showdown (JIA, YI, BING): {totals}")
+    return None
+
+
+def endpoints() -> tuple[Endpoint, Endpoint]:
+    healthz = Endpoint("GET /healthz", "GET", "/healthz")
+    score = Endpoint.post_json(f"POST {SCORE_PATH}", SCORE_PATH, score_payload(), expect=(200,))
+    return healthz, score
+
+
+def profile_http(args: argparse.Namespace, requests: int = 2000) -> None:
+    """Where a hands/score request's time goes, in process (Flask test client, no sockets): the whole
+    request beside /healthz, then each step of the handler alone, then cProfile of the whole request."""
+    heading("Profile of POST hands/score in process (Flask test client)")
+    from service.api import create_app
+    from service.api import ofc_pineapple as api
+
+    healthz, score = endpoints()
+    payload = score_payload()
+    body = score.body or b""
+    schema = api.HandScoreRequest()
+    loaded = schema.load(payload)
+    seats = [ofc.Seat(p["board"], p["fantasyland"]) for p in loaded["players"]]
+    result = ofc.score_hand(seats)
+    shaped = api.hand_score(result)
+
+    def loop(step):
+        def run(items):
+            for _ in items:
+                step()
+
+        return run
+
+    items = range(requests)
+    cases = common.wsgi_request_cases(create_app(), [healthz, score], requests)
+    cases += [
+        Case("json.loads(request body)", loop(lambda: json.loads(body)), items),
+        Case("HandScoreRequest().load (marshmallow, parses 39 cards)", loop(lambda: schema.load(payload)), items),
+        Case("ofc.score_hand (3 boards, 3 matchups)", loop(lambda: ofc.score_hand(seats)), items),
+        Case("api.hand_score (answer to dicts)", loop(lambda: api.hand_score(result)), items),
+        Case("json.dumps(answer)", loop(lambda: json.dumps(shaped, ensure_ascii=False, separators=(",", ":"))), items),
+    ]
+    common.time_cases(cases, max(3, args.repeats // 2))
+    whole = cases[1].best or 1.0
+    rows = [[c.name, f"{c.micros:.1f}", f"{(c.best or 0) / whole * 100:.0f}%"] for c in cases]
+    say("Each step timed alone (best of passes); % of the whole hands/score request through the test client")
+    say("(no sockets, no gunicorn: the application's own cost per request).")
+    say(table(["step", "us/request", "% of score request"], rows))
+    say()
+    say(f"cProfile of {requests // 4:,} hands/score requests through the Flask test client:")
+    say(common.profile_text(cases[1].run, range(requests // 4), top=20))  # type: ignore[arg-type]
+
+
+def http(args: argparse.Namespace) -> dict[str, object]:
+    healthz, score = endpoints()
+    results = common.http_benchmark([healthz, score], args, check=check_score)
+    if results is None:
+        say("TARGET hands/score >= 70% of /healthz req/s: NOT JUDGED (pre-flight failed)")
+        return {"http_ratio": None}
+    h, s = results
+    ratio = s.per_second / h.per_second if h.per_second else None
+    cpu_ratio = (h.server_cpu_ms_per_request / s.server_cpu_ms_per_request
+                 if h.server_cpu_ms_per_request and s.server_cpu_ms_per_request else None)  # fmt: skip
+    clean = not s.unexpected and not h.non_2xx
+    say()
+    say(f"score/healthz requests/s: {ratio:.2f} ({ratio * 100:.0f}%)" if ratio is not None else "score/healthz: n/a")
+    per_round = [b / a for a, b in zip(h.rounds, s.rounds) if a]
+    if per_round:
+        say(f"  per round: {', '.join(f'{r:.2f}' for r in per_round)}")
+    if cpu_ratio is not None:
+        say(f"  server-side view: healthz CPU/request / score CPU/request = {cpu_ratio:.2f} (the ratio the server's"
+            f" capacity alone would give, without the clients' share of the {os.cpu_count()} CPUs)")  # fmt: skip
+    met = ratio is not None and ratio >= HTTP_TARGET and clean
+    say(f"TARGET hands/score >= {HTTP_TARGET:.0%} of /healthz req/s: {verdict(met)}"
+        + ("" if clean else " (responses with unexpected statuses, see above)"))  # fmt: skip
+    if args.profile == "always" or (args.profile == "auto" and not met):
+        profile_http(args)
+    return {"http_ratio": ratio, "http_met": met, "cpu_ratio": cpu_ratio, "server": s.server}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    common.add_inprocess_arguments(parser)
+    common.add_http_arguments(parser)
+    args = parser.parse_args(argv)
+    summary: dict[str, object] = {}
+    if not args.skip_inprocess:
+        summary |= inprocess(args)
+    if not args.skip_http:
+        summary |= http(args)
+    heading("Summary")
+    if "public_ratio" in summary and summary["public_ratio"] is not None:
+        p, f = summary["public_ratio"], summary["fast_ratio"]
+        say(f"rows from strings vs treys: public path {ratio_text(p)} -> {verdict(p >= 1)}; "  # type: ignore[operator]
+            f"fast path {ratio_text(f)} -> {verdict(f >= 1)}")  # type: ignore[operator]
+    if summary.get("agreement"):
+        say(f"WARNING: evaluators disagree: {summary['agreement']}")
+    if "http_ratio" in summary:
+        r = summary["http_ratio"]
+        say(f"hands/score vs /healthz req/s: {'n/a' if r is None else f'{r:.0%}'} (target >= {HTTP_TARGET:.0%}) -> "
+            f"{verdict(bool(summary.get('http_met')))}; {summary.get('server', '')}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
