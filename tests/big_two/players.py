@@ -1,0 +1,76 @@
+"""A random legal Big Two player, for property tests.
+
+It keeps its own minimal table (whose turn, the play to beat, passes in a row) so that ``validate_game``
+is checked against an independent bookkeeping, and it chooses among ``legal_plays`` (the module's own
+enumeration, itself checked against ``validate_move`` on every subset in test_properties.py).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from service.rules.big_two import HAND_SIZE, SEATS, THREE_OF_CLUBS, Action, legal_plays
+from service.rules.cards import DECK, Card, Suit
+
+
+@dataclass
+class PlayedGame:
+    hands: list[list[Card]]  # as dealt, in a shuffled order
+    actions: list[Action] = field(default_factory=list)
+    winner: int | None = None
+    first_player: int | None = None
+    players: set[int] = field(default_factory=set)
+    remaining: list[list[Card]] = field(default_factory=list)  # per seat at the end
+
+    @property
+    def grand_slam(self) -> bool:
+        return self.winner == self.first_player and self.players == {self.winner}
+
+
+def deal(rng: random.Random, dragon: str | None = None) -> list[list[Card]]:
+    """Four shuffled hands of 13; ``dragon`` "dragon" or "green" rigs one seat's hand into one."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    if dragon is None:
+        return [deck[s * HAND_SIZE:(s + 1) * HAND_SIZE] for s in range(SEATS)]
+    if dragon == "green":
+        suit = rng.choice(list(Suit))
+        special = [c for c in DECK if c.suit == suit]
+    else:
+        special = [rng.choice([c for c in DECK if c.rank == rank]) for rank in range(2, 15)]
+    rest = [c for c in deck if c not in special]
+    hands = [rest[s * HAND_SIZE:(s + 1) * HAND_SIZE] for s in range(SEATS - 1)]
+    hands.insert(rng.randrange(SEATS), special)
+    for hand in hands:
+        rng.shuffle(hand)
+    return hands
+
+
+def play_random_game(rng: random.Random, hands: list[list[Card]], pass_rate: float = 0.25) -> PlayedGame:
+    """Play legal moves at random until someone empties a hand; a follower passes at ``pass_rate``."""
+    game = PlayedGame(hands=[list(h) for h in hands])
+    held = [list(h) for h in hands]
+    turn = next(s for s, hand in enumerate(held) if THREE_OF_CLUBS in hand)
+    table: tuple[Card, ...] | None = None
+    passes = 0
+    while game.winner is None:
+        options = legal_plays(held[turn], table)
+        if table is not None and (not options or rng.random() < pass_rate):
+            game.actions.append(Action.pass_(turn))
+            passes += 1
+            if passes == SEATS - 1:
+                table, passes = None, 0
+        else:
+            chosen = list(rng.choice(options))
+            rng.shuffle(chosen)  # the order of an action's cards must not matter
+            game.actions.append(Action.play(chosen, turn))
+            held[turn] = [c for c in held[turn] if c not in chosen]
+            table, passes = tuple(chosen), 0
+            if game.first_player is None:
+                game.first_player = turn
+            game.players.add(turn)
+            if not held[turn]:
+                game.winner = turn
+        turn = (turn + 1) % SEATS
+    game.remaining = held
+    return game
