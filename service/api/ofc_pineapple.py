@@ -7,7 +7,7 @@ from flask import Blueprint, Response
 from marshmallow import ValidationError, fields, post_load, validate
 
 from service.api.common import (
-    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
+    FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
 )  # fmt: skip
 from service.rules import ofc_pineapple as ofc
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, Row
@@ -42,6 +42,15 @@ class CompleteBoard(StrictSchema):
     def _board(self, data: dict[str, Any], **kwargs: Any) -> Board:
         return Board.of(data)
 
+    @staticmethod
+    def fast_load(data: Any) -> Board | None:
+        if type(data) is not dict or data.keys() != _ROW_KEYS:
+            return None
+        top, middle, bottom = fast_cards(data["top"], 3), fast_cards(data["middle"], 5), fast_cards(data["bottom"], 5)
+        if top is None or middle is None or bottom is None:
+            return None
+        return Board(top, middle, bottom)
+
 
 class PartialBoard(StrictSchema):
     top = card_list(0, 3, load_default=list)
@@ -71,13 +80,27 @@ class FantasylandState(StrictSchema):
     def _state(self, data: dict[str, Any], **kwargs: Any) -> Fantasyland:
         return Fantasyland(data["active"], data["cards"])
 
+    @staticmethod
+    def fast_load(data: Any) -> Fantasyland | None:
+        if type(data) is not dict or type(data.get("active")) is not bool or not data.keys() <= _FANTASYLAND_KEYS:
+            return None
+        cards = data.get("cards")
+        if cards is not None and (type(cards) is not int or cards not in ofc.FANTASYLAND_SIZES):
+            return None
+        return Fantasyland(data["active"], cards)
+
+
+_ROW_KEYS = {"top", "middle", "bottom"}
+_FANTASYLAND_KEYS = {"active", "cards"}
+_NOT_IN_FANTASYLAND = Fantasyland()
+
 
 def fantasyland_field() -> fields.Nested:
-    return fields.Nested(FantasylandState, load_default=lambda: Fantasyland())
+    return FastNested(FantasylandState, load_default=lambda: _NOT_IN_FANTASYLAND)
 
 
 class BoardEvaluateRequest(StrictSchema):
-    board = fields.Nested(CompleteBoard, required=True)
+    board = FastNested(CompleteBoard, required=True)
     fantasyland = fantasyland_field()
 
 
@@ -100,12 +123,31 @@ class MoveValidateRequest(StrictSchema):
 
 
 class ScoredPlayer(StrictSchema):
-    board = fields.Nested(CompleteBoard, required=True)
+    board = FastNested(CompleteBoard, required=True)
     fantasyland = fantasyland_field()
+
+    @staticmethod
+    def fast_load(data: Any) -> dict[str, Any] | None:
+        if type(data) is not dict or not 1 <= len(data) <= 2:
+            return None
+        board = CompleteBoard.fast_load(data.get("board"))
+        if board is None:
+            return None
+        if len(data) == 1:
+            return {"board": board, "fantasyland": _NOT_IN_FANTASYLAND}
+        fantasyland = FantasylandState.fast_load(data.get("fantasyland"))
+        return None if fantasyland is None else {"board": board, "fantasyland": fantasyland}
 
 
 class HandScoreRequest(StrictSchema):
-    players = fields.List(fields.Nested(ScoredPlayer), required=True, validate=validate.Length(equal=ofc.PLAYERS))
+    players = fields.List(FastNested(ScoredPlayer), required=True, validate=validate.Length(equal=ofc.PLAYERS))
+
+    @staticmethod
+    def fast_load(data: Any) -> dict[str, Any] | None:
+        if type(data) is not dict or len(data) != 1 or type(data.get("players")) is not list or len(data["players"]) != ofc.PLAYERS:
+            return None
+        players = [ScoredPlayer.fast_load(p) for p in data["players"]]
+        return None if None in players else {"players": players}
 
 
 class RecordPlayer(StrictSchema):
@@ -150,28 +192,36 @@ def board_cards(board: Board) -> dict[str, list[str]]:
     return {r.value: card_texts(board.row(r)) for r in ROWS}
 
 
+def fantasyland_next(value: ofc.FantasylandNext) -> dict[str, Any]:
+    return {"qualifies": value.qualifies, "cards": value.cards, "reason": value.reason}
+
+
 def board_value(value: ofc.BoardValue) -> dict[str, Any]:
     return {
         "fouled": value.fouled,
-        "foul_reasons": [r.value for r in value.foul_reasons],
-        "rows": {r.value: row_value(value.rows[r]) for r in ROWS},
+        "foul_reasons": list(value.foul_reasons),  # StrEnums: JSON strings as they are
+        "rows": {r: row_value(value.rows[r]) for r in ROWS},
         "royalties": value.royalties,
-        "fantasyland_next": {
-            "qualifies": value.fantasyland_next.qualifies,
-            "cards": value.fantasyland_next.cards,
-            "reason": value.fantasyland_next.reason,
-        },
+        "fantasyland_next": fantasyland_next(value.fantasyland_next),
     }
+
+
+def player_score(p: ofc.PlayerScore) -> dict[str, Any]:
+    """A showdown seat: the score and each row's category and royalty (boards/evaluate has full hands)."""
+    value = p.value
+    return {
+        "seat": p.seat, "total": p.total, "fouled": value.fouled, "foul_reasons": list(value.foul_reasons),
+        "rows": {r: {"category": value.rows[r].hand.category, "royalty": value.rows[r].royalty} for r in ROWS},
+        "royalties": value.royalties, "fantasyland_next": fantasyland_next(value.fantasyland_next),
+    }  # fmt: skip
 
 
 def hand_score(score: ofc.HandScore) -> dict[str, Any]:
     return {
-        "players": [
-            {"seat": p.seat, "total": p.total} | board_value(p.value) for p in score.players
-        ],
+        "players": [player_score(p) for p in score.players],
         "matchups": [
             {
-                "a": m.a, "b": m.b, "rows": {r.value: m.rows[r] for r in ROWS}, "lines": m.lines,
+                "a": m.a, "b": m.b, "rows": {r: m.rows[r] for r in ROWS}, "lines": m.lines,
                 "scoop": m.scoop, "royalty_diff": m.royalty_diff, "points_a": m.points_a,
             }
             for m in score.matchups

@@ -64,11 +64,12 @@ class Card:
     are by identity, which keeps them at C speed on the evaluation hot paths. Immutable.
     """
 
-    __slots__ = ("rank", "suit", "index", "_text")
+    __slots__ = ("rank", "suit", "index", "text")
     _interned: ClassVar[dict[tuple[int, Suit | None], "Card"]] = {}
     rank: int
     suit: Suit | None
     index: int  # 0-51 for the 52 cards (rank-major, suits c d h s), 52 for the joker
+    text: str  # canonical notation: "As", "Td", "JK"
 
     def __new__(cls, rank: int, suit: Suit | None) -> "Card":
         key = (rank, suit)
@@ -79,7 +80,7 @@ class Card:
             found = object.__new__(cls)
             index = 52 if suit is None else (rank - 2) * 4 + _SUIT_ORDER[suit]
             text = JOKER_TEXT if suit is None else RANK_SYMBOLS[rank - 2] + suit.value
-            for name, value in (("rank", rank), ("suit", suit), ("index", index), ("_text", text)):
+            for name, value in (("rank", rank), ("suit", suit), ("index", index), ("text", text)):
                 object.__setattr__(found, name, value)
             cls._interned[key] = found
         return found
@@ -95,10 +96,10 @@ class Card:
         return self.suit is None
 
     def __str__(self) -> str:
-        return self._text
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Card({self._text!r})"
+        return f"Card({self.text!r})"
 
 
 JOKER = Card(0, None)
@@ -181,7 +182,7 @@ def cards(texts: str) -> list[Card]:
 
 
 def canonical(hand: Iterable[Card]) -> list[str]:
-    return [str(c) for c in hand]
+    return [c.text for c in hand]
 
 
 def by_rank_desc(hand: Iterable[Card]) -> list[Card]:

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import combinations
+from typing import NamedTuple
 
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates
@@ -29,12 +30,17 @@ class Row(StrEnum):
     MIDDLE = "middle"
     BOTTOM = "bottom"
 
+    # Rows are hashed and compared as the plain strings they are: Enum's own __hash__ is Python code,
+    # and rows key every dict of a board on the scoring hot path.
+    __hash__ = str.__hash__
+
     @property
     def size(self) -> int:
-        return 3 if self is Row.TOP else 5
+        return 3 if self == "top" else 5
 
 
-ROWS = (Row.TOP, Row.MIDDLE, Row.BOTTOM)
+TOP, MIDDLE, BOTTOM = Row.TOP, Row.MIDDLE, Row.BOTTOM  # plain names: Enum class attributes are slow to read
+ROWS = (TOP, MIDDLE, BOTTOM)
 
 # --- royalties (獎分表) -------------------------------------------------------------------------------
 
@@ -50,7 +56,7 @@ _FIVE_CARD_ROYALTY = {
 
 def royalty(row: Row, hand: HandValue) -> int:
     """The row's royalty by the house table; earned whether the row wins or not (not if fouled)."""
-    if row is Row.TOP:
+    if row == TOP:
         if hand.category == "pair":
             return _TOP_PAIR_ROYALTY.get(hand.strength[1], 0)
         if hand.category == "trips":
@@ -62,8 +68,9 @@ def royalty(row: Row, hand: HandValue) -> int:
 # --- rows --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RowValue:
+class RowValue(NamedTuple):
+    """A row's hand and royalty (a NamedTuple: built for every row evaluated, so it must be cheap)."""
+
     hand: HandValue
     royalty: int
 
@@ -80,11 +87,27 @@ def _check_row(row: Row, hand: Sequence[Card], path: Path) -> None:
         raise InvalidInputError(problems)
 
 
+def _royalty_tables() -> dict[Row, dict[tuple[int, ...], int]]:
+    """``royalty`` of every possible hand of each row, keyed by strength: one look-up per row evaluated."""
+    tops = [poker.HandValue(r.code, r.label, r.strength, ()) for r in poker.TOP3.values()]
+    fives = [poker.HandValue(r.code, r.label, r.strength, ()) for r in (*poker.PLAIN5.values(), *poker.FLUSH5.values())]
+    tables = {Row.TOP: {h.strength: royalty(Row.TOP, h) for h in tops}}
+    for row in (Row.MIDDLE, Row.BOTTOM):
+        tables[row] = {h.strength: royalty(row, h) for h in fives}
+    return tables
+
+
+_ROYALTIES = _royalty_tables()
+_ROW_SIZE = {Row.TOP: 3, Row.MIDDLE: 5, Row.BOTTOM: 5}
+
+
 def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",)) -> RowValue:
     """A complete row's hand value and royalty (``InvalidInputError`` for a wrong size or a duplicate)."""
-    _check_row(row, hand, path)
+    size = len(hand)
+    if size != _ROW_SIZE[row] or len(set(hand)) != size:
+        _check_row(row, hand, path)
     value = poker.hand_value(hand)
-    return RowValue(value, royalty(row, value))
+    return tuple.__new__(RowValue, (value, _ROYALTIES[row][value.strength]))  # NamedTuple, built at C speed
 
 
 def compare_rows(row: Row, a: Sequence[Card], b: Sequence[Card]) -> tuple[str, RowValue, RowValue]:
@@ -107,7 +130,7 @@ class Board:
     bottom: tuple[Card, ...] = ()
 
     def row(self, row: Row) -> tuple[Card, ...]:
-        return getattr(self, row.value)
+        return getattr(self, row)
 
     def cards(self) -> list[Card]:
         return [*self.top, *self.middle, *self.bottom]
@@ -132,8 +155,7 @@ class Fantasyland:
     cards: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class FantasylandNext:
+class FantasylandNext(NamedTuple):
     """Whether the player plays the next hand in Fantasyland, with how many cards, and why."""
 
     qualifies: bool
@@ -146,8 +168,7 @@ class FoulReason(StrEnum):
     MIDDLE_ABOVE_BOTTOM = "middle_above_bottom"
 
 
-@dataclass(frozen=True, slots=True)
-class BoardValue:
+class BoardValue(NamedTuple):
     rows: dict[Row, RowValue]
     fouled: bool
     foul_reasons: tuple[FoulReason, ...]
@@ -176,7 +197,7 @@ def fantasyland_next(rows: Mapping[Row, RowValue], fouled: bool, current: Fantas
     Ultimate Fantasyland never upgrades nor downgrades (the mid-Fantasyland upgrade ruling was overturned)."""
     if fouled:
         return FantasylandNext(False, None, "fouled" if current.active else None)
-    top, bottom = rows[Row.TOP].hand, rows[Row.BOTTOM].hand
+    top, bottom = rows[TOP].hand, rows[BOTTOM].hand
     if current.active:
         if top.category == "trips":
             return FantasylandNext(True, current.cards, "stay_top_trips")
@@ -204,6 +225,9 @@ def check_fantasyland(fantasyland: Fantasyland, path: Path) -> None:
 
 def check_board(board: Board, path: Path) -> None:
     """A complete board with no card twice, else ``InvalidInputError`` pointing into ``path``."""
+    top, middle, bottom = board.top, board.middle, board.bottom
+    if len(top) == 3 and len(middle) == 5 and len(bottom) == 5 and len(set(top + middle + bottom)) == BOARD_SIZE:
+        return  # the common, valid case, checked cheaply
     problems: list[InputProblem] = []
     for r in ROWS:
         if len(board.row(r)) != r.size:
@@ -219,13 +243,13 @@ def evaluate_board(board: Board, fantasyland: Fantasyland = Fantasyland(), path:
     ``path`` locates the object holding ``board`` and ``fantasyland`` in the request, for errors."""
     check_board(board, path + ("board",))
     check_fantasyland(fantasyland, path + ("fantasyland",))
-    hands = {r: poker.hand_value(board.row(r)) for r in ROWS}
-    reasons = foul_reasons(hands[Row.TOP], hands[Row.MIDDLE], hands[Row.BOTTOM])
-    fouled = bool(reasons)
-    # A fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too.
-    rows = {r: RowValue(hands[r], 0 if fouled else royalty(r, hands[r])) for r in ROWS}
-    total = sum(v.royalty for v in rows.values())
-    return BoardValue(rows, fouled, reasons, total, fantasyland_next(rows, fouled, fantasyland))
+    top, middle, bottom = evaluate_row(TOP, board.top), evaluate_row(MIDDLE, board.middle), evaluate_row(BOTTOM, board.bottom)
+    reasons = foul_reasons(top.hand, middle.hand, bottom.hand)
+    if reasons:  # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
+        top, middle, bottom = RowValue(top.hand, 0), RowValue(middle.hand, 0), RowValue(bottom.hand, 0)
+    rows = {TOP: top, MIDDLE: middle, BOTTOM: bottom}
+    total = top.royalty + middle.royalty + bottom.royalty
+    return BoardValue(rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland))
 
 
 # --- moves -------------------------------------------------------------------------------------------
@@ -316,8 +340,7 @@ class Seat:
     fantasyland: Fantasyland = Fantasyland()
 
 
-@dataclass(frozen=True, slots=True)
-class Matchup:
+class Matchup(NamedTuple):
     """The pairwise settlement between seats ``a`` < ``b``, from ``a``'s side."""
 
     a: int
@@ -329,8 +352,7 @@ class Matchup:
     points_a: int
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerScore:
+class PlayerScore(NamedTuple):
     seat: int
     total: int
     value: BoardValue
@@ -366,11 +388,10 @@ def score_hand(seats: Sequence[Seat]) -> HandScore:
     """The showdown of a 3-player hand: every pair settled, totals summing to 0."""
     if len(seats) != PLAYERS:
         raise InvalidInputError(InputProblem(("players",), f"a hand has exactly {PLAYERS} players, not {len(seats)}", "wrong_player_count"))
-    problems = find_duplicates(
-        [(("players", s, "board", r.value, i), c) for s, seat in enumerate(seats) for r in ROWS for i, c in enumerate(seat.board.row(r))]
-    )
-    if problems:
-        raise InvalidInputError(problems)
+    table = [c for seat in seats for c in seat.board.cards()]
+    if len(set(table)) != len(table):
+        located = [(("players", s, "board", r.value, i), c) for s, seat in enumerate(seats) for r in ROWS for i, c in enumerate(seat.board.row(r))]
+        raise InvalidInputError(find_duplicates(located))
     values = [evaluate_board(seat.board, seat.fantasyland, ("players", s)) for s, seat in enumerate(seats)]
     matchups = tuple(settle(a, b, values[a], values[b]) for a, b in combinations(range(PLAYERS), 2))
     totals = [0] * PLAYERS

@@ -24,6 +24,8 @@ from itertools import combinations, combinations_with_replacement
 from service.rules.cards import CARD_BY_TEXT, DECK, Card
 from service.rules.hand_value import HandValue
 
+__all__ = ["Category", "HandValue", "Ranking", "hand_value", "rank_cards", "strength_of_texts"]
+
 
 class Category(StrEnum):
     HIGH_CARD = "high_card"
@@ -60,6 +62,7 @@ def _code(c: Card) -> int:
     return (1 << 3 * (c.rank - 2)) + (1 << (_SUIT_SHIFT + 3 * c.suit.order))  # type: ignore[union-attr]
 
 
+_new_tuple = tuple.__new__
 CODE_BY_CARD: dict[Card, int] = {c: _code(c) for c in DECK}
 CODE_BY_TEXT: dict[str, int] = {text: CODE_BY_CARD[c] for text, c in CARD_BY_TEXT.items()}
 """Every accepted spelling of a card straight to its code, for evaluation from strings."""
@@ -74,12 +77,12 @@ class Ranking:
     order: tuple[int, ...]  # ranks, most significant first, with repeats (wheel: 5 4 3 2 14)
     code: str = ""  # the category's code as a plain str, for answers
     label: str = ""
-    position: dict[int, int] | None = None  # rank -> its first place in ``order``, to sort cards fast
+    weight: list[int] | None = None  # by rank: 64 x its first place in ``order`` + 63, to sort cards fast
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", self.category.value)
         object.__setattr__(self, "label", LABELS[self.category])
-        object.__setattr__(self, "position", {r: len(self.order) - 1 - self.order[::-1].index(r) - (self.order.count(r) - 1) for r in set(self.order)})
+        object.__setattr__(self, "weight", [64 * self.order.index(r) + 63 if r in self.order else 0 for r in range(15)])
 
 
 def _straight_high(ranks: Sequence[int]) -> int | None:
@@ -177,7 +180,17 @@ def strength_of_texts(texts: Sequence[str]) -> tuple[int, ...]:
 def hand_value(hand: Sequence[Card]) -> HandValue:
     """The full ``HandValue`` of 3 or 5 distinct cards, cards in order of significance
     (within a rank, spades first, then hearts, diamonds, clubs: a stable output for any input order)."""
-    ranking = rank_cards(hand)
-    position = ranking.position
-    ordered = tuple([c for _, c in sorted([(position[c.rank] * 64 - c.index, c) for c in hand])])  # type: ignore[index]
-    return HandValue(ranking.code, ranking.label, ranking.strength, ordered)
+    key = 0
+    for c in hand:
+        key += CODE_BY_CARD[c]
+    if len(hand) == 3:
+        ranking = TOP3[key & _RANK_MASK]
+    elif key >> _SUIT_SHIFT in _FIVE_OF_A_SUIT:
+        ranking = FLUSH5[key & _RANK_MASK]
+    else:
+        ranking = PLAIN5[key & _RANK_MASK]
+    weight = ranking.weight
+    # Sort plain ints (place of the rank, then suit high to low) and map them back to cards: C speed.
+    ordered = tuple([DECK[63 - (w & 63)] for w in sorted([weight[c.rank] - c.index for c in hand])])  # type: ignore[index]
+    # tuple.__new__ skips NamedTuple's Python-level __new__: this runs for every hand evaluated.
+    return _new_tuple(HandValue, (ranking.code, ranking.label, ranking.strength, ordered, None))
