@@ -1,0 +1,580 @@
+"""Joker Thirteen with an extra spade suit (鬼牌十三支加一色): duns, jokers, arrangements and the round score.
+
+Terms follow the rule book: dun (墩: head 頭墩 3 cards, middle 中墩 5, tail 尾墩 5), 相公 (an arrangement out of
+order), 打槍 (shot), 全壘打 (home run), 道 (the scoring unit).
+
+The deck is 68 cards: the 52, a second identical spade suit and 3 jokers (``DECK_COPIES``).
+
+Jokers are evaluated directly, never by trying substitutions: the dun's real cards are grouped by rank and
+suit, and each rung of the ladder is tested from the top with the question "can ``j`` jokers complete this
+shape around these real cards?" (a count per rank, one suit for all, a straight window). The first rung
+that answers yes is the strongest hand, and its tie-break is built in the same pass. The test suite proves
+this against a brute-force reference (every joker tried as each of the 52 cards).
+
+Strength layout (``HandValue.strength``), rung first, ascending = stronger:
+    high_card 1 (1, c1, c2, c3[, c4, c5])       pair 2 (2, pair, k1[, k2, k3])
+    two_pair 3 (3, high pair, low pair, kicker)  trips 4 (4, trips[, k1, k2])
+    three_jokers 5 (5,)  head only               straight 6 (6, high card; A-2-3-4-5 is 5)
+    flush 7 (7, c1 .. c5)                        pair_flush 8 (8, 2, high pair, low pair, kicker)
+                                                            or (8, 1, pair, k1, k2, k3)
+    full_house 9 (9, trips, pair)                quads 10 (10, quads, kicker)
+    straight_flush 11 (11, high card)            joker_five 12 (12, rank)    real_five 13 (13, rank)
+A head uses the same rungs and layout with fewer kickers, so "head < middle, kickers included, a kicker
+the head lacks counting as smallest" is plain tuple comparison (a prefix is smaller).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+
+from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, find_duplicates
+from service.rules.errors import InputProblem, InvalidInputError, Path, Violation
+from service.rules.hand_value import HandValue, winner
+
+PLAYERS = 4
+HAND_SIZE = 17
+HOME_RUN = 9  # "再 ＋9 道（等於向三家各多收 3 道）"
+
+DECK_COPIES: dict[Card, int] = {c: 2 if c.suit is Suit.SPADES else 1 for c in DECK} | {JOKER: 3}
+"""How many of each card the 68-card deck holds; usable as ``find_duplicates(copies=DECK_COPIES)``."""
+GAME_DECK: tuple[Card, ...] = tuple(c for c, n in DECK_COPIES.items() for _ in range(n))
+"""The 68 cards, each copy once."""
+
+
+class Dun(StrEnum):
+    HEAD = "head"
+    MIDDLE = "middle"
+    TAIL = "tail"
+
+    @property
+    def size(self) -> int:
+        return 3 if self is Dun.HEAD else 5
+
+
+DUNS = (Dun.HEAD, Dun.MIDDLE, Dun.TAIL)
+
+
+class Category(StrEnum):
+    REAL_FIVE = "real_five"
+    JOKER_FIVE = "joker_five"
+    STRAIGHT_FLUSH = "straight_flush"
+    QUADS = "quads"
+    FULL_HOUSE = "full_house"
+    PAIR_FLUSH = "pair_flush"
+    FLUSH = "flush"
+    STRAIGHT = "straight"
+    THREE_JOKERS = "three_jokers"
+    TRIPS = "trips"
+    TWO_PAIR = "two_pair"
+    PAIR = "pair"
+    HIGH_CARD = "high_card"
+
+
+RUNG = {
+    Category.HIGH_CARD: 1, Category.PAIR: 2, Category.TWO_PAIR: 3, Category.TRIPS: 4,
+    Category.THREE_JOKERS: 5, Category.STRAIGHT: 6, Category.FLUSH: 7, Category.PAIR_FLUSH: 8,
+    Category.FULL_HOUSE: 9, Category.QUADS: 10, Category.STRAIGHT_FLUSH: 11, Category.JOKER_FIVE: 12,
+    Category.REAL_FIVE: 13,
+}  # fmt: skip
+
+LABELS = {
+    Category.REAL_FIVE: "Five of a kind (real cards)", Category.JOKER_FIVE: "Five of a kind with jokers",
+    Category.STRAIGHT_FLUSH: "Straight flush", Category.QUADS: "Four of a kind",
+    Category.FULL_HOUSE: "Full house", Category.PAIR_FLUSH: "Pair flush", Category.FLUSH: "Flush",
+    Category.STRAIGHT: "Straight", Category.THREE_JOKERS: "Three jokers", Category.TRIPS: "Three of a kind",
+    Category.TWO_PAIR: "Two pair", Category.PAIR: "Pair", Category.HIGH_CARD: "High card",
+}  # fmt: skip
+TWO_PAIR_FLUSH_LABEL = "Pair flush, two pairs"
+
+BONUS: dict[tuple[Dun, Category], int] = {
+    (Dun.HEAD, Category.TRIPS): 1, (Dun.HEAD, Category.THREE_JOKERS): 5,
+    (Dun.MIDDLE, Category.QUADS): 2, (Dun.MIDDLE, Category.STRAIGHT_FLUSH): 2,
+    (Dun.MIDDLE, Category.JOKER_FIVE): 3, (Dun.MIDDLE, Category.REAL_FIVE): 12,
+    (Dun.TAIL, Category.QUADS): 1, (Dun.TAIL, Category.STRAIGHT_FLUSH): 1,
+    (Dun.TAIL, Category.JOKER_FIVE): 2, (Dun.TAIL, Category.REAL_FIVE): 5,
+}  # fmt: skip
+"""額外加分: points per opponent whose dun is strictly beaten with this exact category."""
+
+
+def bonus(dun: Dun | str, hand: HandValue) -> int:
+    """Points per opponent beaten with ``hand`` in ``dun``: by exact category, so 鬼三條 never also counts as 衝三."""
+    return BONUS.get((Dun(dun), Category(hand.category)), 0)
+
+
+# --- tables built once ------------------------------------------------------------------------------
+
+_CARD: dict[tuple[int, Suit], Card] = {(c.rank, c.suit): c for c in DECK}  # type: ignore[misc]
+
+
+def _straight_windows() -> dict[int, tuple[int, ...]]:
+    """Each straight's ranks, high to low, by its high card (5 is A-2-3-4-5; no wrap past the ace)."""
+    windows = {high: tuple(range(high, high - 5, -1)) for high in range(6, 15)}
+    windows[5] = (5, 4, 3, 2, 14)
+    return windows
+
+
+_WINDOWS = _straight_windows()
+
+
+def _straight_high_by_mask() -> dict[int, int]:
+    """Every set of distinct ranks (bit ``1 << rank``) that fits in some straight -> the highest such straight."""
+    best: dict[int, int] = {}
+    for high, ranks in _WINDOWS.items():
+        for size in range(1, 6):
+            for subset in combinations(ranks, size):
+                mask = sum(1 << r for r in subset)
+                best[mask] = max(best.get(mask, 0), high)
+    return best
+
+
+_STRAIGHT_HIGH = _straight_high_by_mask()
+
+# A joker standing for a rank takes, in this order, a card absent from the dun (spade, heart, diamond,
+# club) and only then a spade's second copy: five of a kind needs all five (c d h s s), and no card is
+# ever held a third time ("同一張牌在一墩裡最多算兩張").
+_COPY_SLOTS = ((Suit.SPADES, 1), (Suit.HEARTS, 1), (Suit.DIAMONDS, 1), (Suit.CLUBS, 1), (Suit.SPADES, 2))
+
+
+# --- evaluating one dun -----------------------------------------------------------------------------
+
+Group = tuple[list[Card], list[Card]]
+"""Part of a hand in order of significance: its real cards and the cards its jokers stand for."""
+
+
+def _stand_ins(rank: int, need: int, held: Counter[Card]) -> list[Card]:
+    """``need`` cards of ``rank`` for jokers (see ``_COPY_SLOTS``); ``held`` counts the dun and is updated."""
+    chosen: list[Card] = []
+    for suit, copy in _COPY_SLOTS:
+        if len(chosen) == need:
+            break
+        c = _CARD[rank, suit]
+        if held[c] < copy:
+            held[c] += 1
+            chosen.append(c)
+    return chosen
+
+
+def _hand(category: Category, tiebreak: Sequence[int], groups: Sequence[Group], label: str | None = None) -> HandValue:
+    """The HandValue: strength is the category's rung then ``tiebreak``; jokers sit where they count."""
+    cards: list[Card] = []
+    resolved: list[Card] = []
+    for reals, stand_ins in groups:
+        cards += reals
+        cards += [JOKER] * len(stand_ins)
+        resolved += stand_ins
+    return HandValue(category, label or LABELS[category], (RUNG[category], *tiebreak), tuple(cards), tuple(resolved))
+
+
+def _by_rank(reals: Sequence[Card]) -> dict[int, list[Card]]:
+    """Real cards grouped by rank; ``reals`` is sorted high to low, so are the groups (dicts keep order)."""
+    groups: dict[int, list[Card]] = {}
+    for c in reals:
+        groups.setdefault(c.rank, []).append(c)
+    return groups
+
+
+def _held(reals: list[Card], jokers: int) -> Counter[Card]:
+    """The dun's cards by count, for choosing stand-ins; without jokers nothing is chosen (a cheap empty)."""
+    return Counter(reals) if jokers else Counter()
+
+
+def _best_rank(by_rank: dict[int, list[Card]], jokers: int, size: int) -> int | None:
+    """The highest rank that real cards plus every joker can make ``size`` of (jokers go to the top set)."""
+    return next((r for r, group in by_rank.items() if len(group) + jokers >= size), None)
+
+
+def _set(rank: int, size: int, by_rank: dict[int, list[Card]], held: Counter[Card]) -> Group:
+    """``size`` cards of ``rank``: the real ones, jokers for the rest."""
+    reals = by_rank[rank]
+    return reals, _stand_ins(rank, size - len(reals), held)
+
+
+def _singles(by_rank: dict[int, list[Card]], *used: int) -> list[Group]:
+    """The real cards left over as kickers, high to low (a joker is never left over: see the module tests)."""
+    return [([c], []) for r, group in by_rank.items() if r not in used for c in group]
+
+
+def _ranks(singles: list[Group]) -> list[int]:
+    return [reals[0].rank for reals, _ in singles]
+
+
+def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
+    """The strongest hand ``hand`` makes (already checked: right size, no card beyond the deck's copies)."""
+    reals = sorted((c for c in hand if c is not JOKER), key=lambda c: c.index, reverse=True)
+    jokers = size - len(reals)
+    if size == 3:
+        return _head(reals, jokers)
+    return _five(reals, jokers)
+
+
+def _head(reals: list[Card], jokers: int) -> HandValue:
+    """頭墩 only knows high card, pair, trips and three jokers (no straight or flush in 3 cards)."""
+    if jokers == 3:  # 鬼三條: the jokers stand for themselves (ruling in docs/rulings.md)
+        return _hand(Category.THREE_JOKERS, (), [([], [JOKER] * 3)])
+    by_rank = _by_rank(reals)
+    held = _held(reals, jokers)
+    trips = _best_rank(by_rank, jokers, 3)
+    if trips is not None:
+        return _hand(Category.TRIPS, (trips,), [_set(trips, 3, by_rank, held)])
+    pair = _best_rank(by_rank, jokers, 2)
+    if pair is not None:
+        kickers = _singles(by_rank, pair)
+        return _hand(Category.PAIR, (pair, *_ranks(kickers)), [_set(pair, 2, by_rank, held), *kickers])
+    return _hand(Category.HIGH_CARD, [c.rank for c in reals], _singles(by_rank))
+
+
+def _five(reals: list[Card], jokers: int) -> HandValue:
+    """The ladder from the top: the first shape the jokers can complete is the strongest hand."""
+    by_rank = _by_rank(reals)
+    held = _held(reals, jokers)
+    suits = {c.suit for c in reals}
+    suit = next(iter(suits)) if len(suits) == 1 else None  # every real card of one suit: a flush is possible
+    distinct = len(by_rank) == len(reals)
+    straight_high = _STRAIGHT_HIGH.get(sum(1 << r for r in by_rank), 0) if distinct else 0
+
+    if len(by_rank) == 1:  # 五枚: jokers fill the other copies (c d h s s is five cards)
+        rank = reals[0].rank
+        category = Category.REAL_FIVE if jokers == 0 else Category.JOKER_FIVE
+        return _hand(category, (rank,), [_set(rank, 5, by_rank, held)])
+    if suit is not None and straight_high:
+        return _straight(Category.STRAIGHT_FLUSH, straight_high, by_rank, held, suit)
+    quads = _best_rank(by_rank, jokers, 4)
+    if quads is not None:  # quads + jokers is exactly 4: a fifth would have been five of a kind
+        kicker = _singles(by_rank, quads)
+        return _hand(Category.QUADS, (quads, *_ranks(kicker)), [_set(quads, 4, by_rank, held), *kicker])
+    if len(by_rank) == 2:  # two ranks that cannot make quads: 3 + 2 (a joker only with two real pairs)
+        return _full_house(by_rank, jokers, held)
+    if suit is not None and (jokers or not distinct):
+        return _pair_flush(by_rank, jokers, suit)
+    if suit is not None:
+        return _hand(Category.FLUSH, [c.rank for c in reals], _singles(by_rank))
+    if straight_high:
+        return _straight(Category.STRAIGHT, straight_high, by_rank, held, None)
+    return _five_low(by_rank, jokers, held)
+
+
+def _straight(category: Category, high: int, by_rank: dict[int, list[Card]], held: Counter[Card], suit: Suit | None) -> HandValue:
+    """A (straight) flush's ranks high to low; a joker takes each missing rank (in the flush's suit)."""
+    groups: list[Group] = []
+    for rank in _WINDOWS[high]:
+        if rank in by_rank:
+            groups.append((by_rank[rank], []))
+        elif suit is not None:
+            groups.append(([], [_CARD[rank, suit]]))
+        else:
+            groups.append(([], _stand_ins(rank, 1, held)))
+    return _hand(category, (high,), groups)
+
+
+def _full_house(by_rank: dict[int, list[Card]], jokers: int, held: Counter[Card]) -> HandValue:
+    """Two ranks and no quads: the higher rank is the trips, unless the lower already holds 3 real cards."""
+    high, low = by_rank
+    trips, pair = (high, low) if len(by_rank[low]) <= 2 and len(by_rank[high]) + jokers >= 3 else (low, high)
+    return _hand(Category.FULL_HOUSE, (trips, pair), [_set(trips, 3, by_rank, held), _set(pair, 2, by_rank, held)])
+
+
+def _pair_flush(by_rank: dict[int, list[Card]], jokers: int, suit: Suit) -> HandValue:
+    """對子同花: in one suit, two cards of a rank are identical copies, and a joker may be that copy.
+
+    Reached with 3 or 4 ranks only (1 rank is five of a kind, 2 ranks quads or a full house). Three ranks
+    make two pairs: the lowest single is the kicker, jokers pair the rest. Four ranks make one pair: the
+    real pair, or a joker copying the highest card.
+    """
+    ranks = list(by_rank)
+    if len(ranks) == 3:
+        kicker = min(r for r in ranks if len(by_rank[r]) == 1)
+        high, low = (r for r in ranks if r != kicker)
+        groups = [_copied(by_rank[high], suit), _copied(by_rank[low], suit), (by_rank[kicker], [])]
+        return _hand(Category.PAIR_FLUSH, (2, high, low, kicker), groups, TWO_PAIR_FLUSH_LABEL)
+    pair = _best_rank(by_rank, jokers, 2)
+    assert pair is not None  # four ranks in five cards: a real pair, or one joker for the highest
+    kickers = _singles(by_rank, pair)
+    return _hand(Category.PAIR_FLUSH, (1, pair, *_ranks(kickers)), [_copied(by_rank[pair], suit), *kickers])
+
+
+def _copied(reals: list[Card], suit: Suit) -> Group:
+    """An identical pair: the real copies, a joker as the second copy when only one is real."""
+    return reals, [_CARD[reals[0].rank, suit]] * (2 - len(reals))
+
+
+def _five_low(by_rank: dict[int, list[Card]], jokers: int, held: Counter[Card]) -> HandValue:
+    """Below the straight, three or more ranks of mixed suits: trips, two pair, pair or high card."""
+    trips = _best_rank(by_rank, jokers, 3)
+    if trips is not None:
+        kickers = _singles(by_rank, trips)
+        return _hand(Category.TRIPS, (trips, *_ranks(kickers)), [_set(trips, 3, by_rank, held), *kickers])
+    pairs = [r for r, group in by_rank.items() if len(group) == 2]
+    if len(pairs) == 2:  # only without jokers: a joker beside a real pair makes trips
+        kicker = _singles(by_rank, *pairs)
+        groups = [(by_rank[pairs[0]], []), (by_rank[pairs[1]], []), *kicker]
+        return _hand(Category.TWO_PAIR, (*pairs, *_ranks(kicker)), groups)
+    pair = _best_rank(by_rank, jokers, 2)
+    if pair is not None:
+        kickers = _singles(by_rank, pair)
+        return _hand(Category.PAIR, (pair, *_ranks(kickers)), [_set(pair, 2, by_rank, held), *kickers])
+    return _hand(Category.HIGH_CARD, list(by_rank), _singles(by_rank))
+
+
+def _dun_problems(dun: Dun, hand: Sequence[Card], path: Path) -> list[InputProblem]:
+    if len(hand) != dun.size:
+        return [InputProblem(path, f"the {dun} holds exactly {dun.size} cards, not {len(hand)}", f"wrong_{dun}_size")]
+    seen: dict[Card, int] = {}
+    for c in hand:  # the cheap check first; find_duplicates only builds the problems
+        seen[c] = seen.get(c, 0) + 1
+        if seen[c] > DECK_COPIES[c]:
+            return find_duplicates([(path + (i,), x) for i, x in enumerate(hand)], copies=DECK_COPIES)
+    return []
+
+
+def evaluate_dun(dun: Dun | str, hand: Sequence[Card], path: Path = ("cards",)) -> HandValue:
+    """The strongest hand the dun makes, jokers read automatically (鬼牌一律自動算成當下能成立的最大牌型).
+
+    ``InvalidInputError`` (at ``path``) for a wrong size or a card held more often than the deck holds it.
+    """
+    dun = Dun(dun)
+    problems = _dun_problems(dun, hand, path)
+    if problems:
+        raise InvalidInputError(problems)
+    return _evaluate(dun.size, hand)
+
+
+def compare_duns(dun: Dun | str, a: Sequence[Card], b: Sequence[Card]) -> tuple[str, HandValue, HandValue]:
+    """Which of two duns wins (``"a"``, ``"b"`` or ``"tie"``); they are alternatives, so they may share cards."""
+    value_a = evaluate_dun(dun, a, ("a",))
+    value_b = evaluate_dun(dun, b, ("b",))
+    return winner(value_a, value_b), value_a, value_b
+
+
+# --- arrangements -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """One player's three duns and, optionally, the 17 cards they were chosen from."""
+
+    head: Sequence[Card]
+    middle: Sequence[Card]
+    tail: Sequence[Card]
+    hand: Sequence[Card] | None = None
+
+    def dun(self, dun: Dun | str) -> Sequence[Card]:
+        return getattr(self, Dun(dun).value)
+
+
+@dataclass(frozen=True, slots=True)
+class ArrangementResult:
+    legal: bool
+    violations: tuple[Violation, ...]
+    duns: Mapping[Dun, HandValue] | None  # None when a dun cannot be evaluated (wrong size, impossible copies)
+    discarded: tuple[Card, ...] | None  # the hand minus the placed cards, when a hand is given
+
+
+Located = list[tuple[Path, Violation]]
+
+
+def _excess(located: Sequence[tuple[Path, Card]], allowed: Mapping[Card, int]) -> list[tuple[Path, Card, int]]:
+    """Each card's first copy beyond ``allowed``: (its path, the card, the count allowed)."""
+    seen: Counter[Card] = Counter()
+    found = []
+    for path, c in located:
+        seen[c] += 1
+        if seen[c] == allowed.get(c, 0) + 1:
+            found.append((path, c, allowed.get(c, 0)))
+    return found
+
+
+def _size_violations(arrangement: Arrangement) -> Located:
+    found: Located = []
+    for dun in DUNS:
+        cards = tuple(arrangement.dun(dun))
+        if len(cards) != dun.size:
+            message = f"the {dun} holds exactly {dun.size} cards, not {len(cards)}"
+            found.append(((dun.value,), Violation(f"wrong_{dun}_size", message, cards)))
+    hand = arrangement.hand
+    if hand is not None and len(hand) != HAND_SIZE:
+        found.append((("hand",), Violation("wrong_hand_size", f"a hand holds {HAND_SIZE} cards, not {len(hand)}", tuple(hand))))
+    return found
+
+
+def _copy_violations(arrangement: Arrangement) -> Located:
+    """Cards beyond the deck's copies (in the hand, among the placed cards), placed cards not in the hand."""
+    found: Located = []
+    hand = arrangement.hand
+    placed = [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
+    located_hand = [] if hand is None else [(("hand", i), c) for i, c in enumerate(hand)]
+    for path, c, n in _excess(located_hand, DECK_COPIES) + _excess(placed, DECK_COPIES):
+        found.append((path, Violation("too_many_copies", f"{c} appears more often than the deck holds it ({n})", (c,))))
+    if hand is not None:
+        held = Counter(hand)
+        for path, c, n in _excess(placed, held):
+            if n >= DECK_COPIES[c]:
+                continue  # already too_many_copies: the deck itself has no such card to hold
+            if n == 0:
+                found.append((path, Violation("card_not_in_hand", f"{c} is not in the hand", (c,))))
+            else:
+                found.append((path, Violation("card_used_twice", f"{c} is placed more often than the hand holds it ({n})", (c,))))
+    return found
+
+
+def _order_violations(duns: Mapping[Dun, HandValue]) -> Located:
+    """頭墩 ＜ 中墩 ≦ 尾墩, on the full strength (kickers included): otherwise 相公."""
+    head, middle, tail = (duns[d] for d in DUNS)
+    found: Located = []
+    if head.strength >= middle.strength:
+        message = "相公: the head must be strictly smaller than the middle (kickers included)"
+        found.append((("head",), Violation("head_not_below_middle", message, head.cards + middle.cards)))
+    if middle.strength > tail.strength:
+        message = "相公: the middle must not be bigger than the tail"
+        found.append((("middle",), Violation("middle_above_tail", message, middle.cards + tail.cards)))
+    return found
+
+
+def _evaluate_all(arrangement: Arrangement) -> dict[Dun, HandValue] | None:
+    duns = {}
+    for dun in DUNS:
+        cards = arrangement.dun(dun)
+        if _dun_problems(dun, cards, ()):
+            return None
+        duns[dun] = _evaluate(dun.size, cards)
+    return duns
+
+
+def _check(arrangement: Arrangement) -> tuple[Located, dict[Dun, HandValue] | None]:
+    found = _size_violations(arrangement) + _copy_violations(arrangement)
+    duns = _evaluate_all(arrangement)
+    if duns is not None:
+        found += _order_violations(duns)
+    return found, duns
+
+
+def _discarded(arrangement: Arrangement) -> tuple[Card, ...] | None:
+    if arrangement.hand is None:
+        return None
+    left = Counter(arrangement.hand) - Counter(c for dun in DUNS for c in arrangement.dun(dun))
+    return tuple(by_rank_desc(left.elements()))
+
+
+def validate_arrangement(
+    head: Sequence[Card], middle: Sequence[Card], tail: Sequence[Card], hand: Sequence[Card] | None = None
+) -> ArrangementResult:
+    """Is this arrangement legal? Every problem is its own violation; well-formed input never raises.
+
+    A 相公 arrangement is simply not legal (it cannot be submitted), never penalised.
+    """
+    arrangement = Arrangement(head, middle, tail, hand)
+    found, duns = _check(arrangement)
+    violations = tuple(v for _, v in found)
+    return ArrangementResult(not violations, violations, duns, _discarded(arrangement))
+
+
+# --- the round score ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Matchup:
+    """Players ``a`` < ``b`` compared dun by dun, from ``a``'s side.
+
+    ``points_a`` is a's net from this pair without home runs: shot (+1 a shot b, -1 b shot a, 0 both or
+    neither) + ``bonus_a`` - ``bonus_b``. A player's total is the sum of its matchups' points (negated on
+    the ``b`` side) plus its net home-run points.
+    """
+
+    a: int
+    b: int
+    duns: Mapping[Dun, str]  # "a" / "b" / "tie"
+    shot: str | None  # "a", "b", "both" (every dun tied: mutual shots cancel) or None
+    bonus_a: int
+    bonus_b: int
+    points_a: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    seat: int
+    total: int
+    shots: int  # net 打槍 points
+    home_run: int  # net 全壘打 points
+    bonus: int  # net 額外加分 points
+    duns: Mapping[Dun, HandValue]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    players: tuple[PlayerScore, ...]
+    matchups: tuple[Matchup, ...]
+
+
+def _settle(a: int, b: int, value_a: Mapping[Dun, HandValue], value_b: Mapping[Dun, HandValue]) -> Matchup:
+    """打槍 is "not losing any dun" (平手也算不輸); bonuses only for duns strictly won, never multiplied."""
+    duns = {d: winner(value_a[d], value_b[d]) for d in DUNS}
+    a_shoots = "b" not in duns.values()
+    b_shoots = "a" not in duns.values()
+    shot = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
+    bonus_a = sum(bonus(d, value_a[d]) for d in DUNS if duns[d] == "a")
+    bonus_b = sum(bonus(d, value_b[d]) for d in DUNS if duns[d] == "b")
+    return Matchup(a, b, duns, shot, bonus_a, bonus_b, a_shoots - b_shoots + bonus_a - bonus_b)
+
+
+def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
+    """Cards beyond the deck's copies across the table. A player's cards are its hand when given (the
+    placed cards are inside it, already checked against it), else its placed cards."""
+    located = [
+        (("players", seat, *path), c)
+        for seat, arrangement in enumerate(players)
+        for path, c in _holding(arrangement)
+    ]
+    return find_duplicates(located, copies=DECK_COPIES)
+
+
+def _holding(arrangement: Arrangement) -> list[tuple[Path, Card]]:
+    if arrangement.hand is not None:
+        return [(("hand", i), c) for i, c in enumerate(arrangement.hand)]
+    return [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
+
+
+def score_round(players: Sequence[Arrangement]) -> RoundScore:
+    """The 4 players' scores in 道, summing to 0: 打槍 + 全壘打 + 額外加分.
+
+    ``InvalidInputError`` for anything that cannot be scored: not 4 players, a dun of the wrong size,
+    a card beyond the deck's copies across the table, an illegal (相公) arrangement.
+    """
+    if len(players) != PLAYERS:
+        raise InvalidInputError(InputProblem(("players",), f"a round has exactly {PLAYERS} players, not {len(players)}", "wrong_player_count"))
+    checked = [_check(arrangement) for arrangement in players]
+    problems = [
+        InputProblem(("players", seat, *path), v.message, v.code)
+        for seat, (found, _) in enumerate(checked)
+        for path, v in found
+    ]
+    if problems or (problems := _table_duplicates(players)):
+        raise InvalidInputError(problems)
+    values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
+    matchups = tuple(_settle(a, b, values[a], values[b]) for a, b in combinations(range(PLAYERS), 2))
+    shots, bonuses, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS
+    for m in matchups:
+        a_shot, b_shot = m.shot in ("a", "both"), m.shot in ("b", "both")
+        shots[m.a] += a_shot - b_shot
+        shots[m.b] += b_shot - a_shot
+        bonuses[m.a] += m.bonus_a - m.bonus_b
+        bonuses[m.b] += m.bonus_b - m.bonus_a
+        shot_count[m.a] += a_shot
+        shot_count[m.b] += b_shot
+    home_runs = _home_runs(shot_count)
+    scores = tuple(
+        PlayerScore(s, shots[s] + home_runs[s] + bonuses[s], shots[s], home_runs[s], bonuses[s], values[s])
+        for s in range(PLAYERS)
+    )
+    return RoundScore(scores, matchups)
+
+
+def _home_runs(shot_count: Sequence[int]) -> list[int]:
+    """全壘打: shooting all three others earns +9, 3 from each of them; two home runs both apply."""
+    points = [0] * PLAYERS
+    for seat, count in enumerate(shot_count):
+        if count == PLAYERS - 1:
+            for other in range(PLAYERS):
+                points[other] += HOME_RUN if other == seat else -(HOME_RUN // (PLAYERS - 1))
+    return points
