@@ -1,0 +1,205 @@
+"""HTTP layer of Taiwanese Big Two (``/v1/big-two``): request schemas beside the routes they serve."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response
+from marshmallow import fields, validate
+
+from service.api.common import (
+    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
+)  # fmt: skip
+from service.rules import big_two as b2
+from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType
+
+blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
+
+ACTION_TYPES = [t.value for t in ActionType]
+# A legal game has at most 193 actions: 49 plays (the winner's 13 cards one by one, each loser shedding 12)
+# and at most 3 passes after each play but the last. 200 holds every legal game and a few extra actions,
+# which are answered as violations (``action_after_game_end``).
+MAX_ACTIONS = 200
+# Points must stay exact in every JSON client (2^53): the largest payment is base x 13 cards x 128 (loser)
+# x 160 (winner), three times over, under 10^6 x base.
+MAX_BASE = 10**9
+
+
+# --- schemas -----------------------------------------------------------------------------------------
+
+
+class BigTwoClassifyRequest(StrictSchema):
+    cards = card_list(1, HAND_SIZE, required=True)
+
+
+class BigTwoCompareRequest(StrictSchema):
+    table = card_list(1, HAND_SIZE, required=True)
+    play = card_list(1, HAND_SIZE, required=True)
+
+
+class BigTwoMoveAction(StrictSchema):
+    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
+    cards = card_list(0, HAND_SIZE, load_default=list)
+
+
+class BigTwoMoveValidateRequest(StrictSchema):
+    hand = card_list(1, HAND_SIZE, required=True)
+    table = card_list(1, HAND_SIZE, required=True, allow_none=True)
+    action = fields.Nested(BigTwoMoveAction, required=True)
+
+
+class BigTwoWinner(StrictSchema):
+    last_play = card_list(1, HAND_SIZE, required=True)
+    grand_slam = StrictBoolean(required=True)
+
+
+class BigTwoLoser(StrictSchema):
+    cards = card_list(1, HAND_SIZE, required=True)
+
+
+class BigTwoScoreRequest(StrictSchema):
+    base = StrictInteger(required=True, validate=validate.Range(1, MAX_BASE))
+    winner = fields.Nested(BigTwoWinner, required=True)
+    losers = fields.List(fields.Nested(BigTwoLoser), required=True, validate=validate.Length(equal=SEATS - 1))
+
+
+class BigTwoRecordAction(StrictSchema):
+    seat = StrictInteger(required=True, validate=validate.Range(0, SEATS - 1))
+    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
+    cards = card_list(0, HAND_SIZE, load_default=list)
+
+
+class BigTwoGameValidateRequest(StrictSchema):
+    base = StrictInteger(required=True, validate=validate.Range(1, MAX_BASE))
+    hands = fields.List(card_list(HAND_SIZE, HAND_SIZE), required=True, validate=validate.Length(equal=SEATS))
+    actions = fields.List(fields.Nested(BigTwoRecordAction), required=True, validate=validate.Length(max=MAX_ACTIONS))
+
+
+SCHEMAS = [
+    BigTwoClassifyRequest, BigTwoCompareRequest, BigTwoMoveAction, BigTwoMoveValidateRequest, BigTwoWinner,
+    BigTwoLoser, BigTwoScoreRequest, BigTwoRecordAction, BigTwoGameValidateRequest,
+]  # fmt: skip
+"""Every request schema, for the test that compares them with openapi.yaml."""
+
+_classify = BigTwoClassifyRequest()
+_compare = BigTwoCompareRequest()
+_move_validate = BigTwoMoveValidateRequest()
+_score = BigTwoScoreRequest()
+_game_validate = BigTwoGameValidateRequest()
+
+# --- answers -----------------------------------------------------------------------------------------
+
+
+def optional_hand(hand: Any) -> dict[str, Any] | None:
+    return None if hand is None else hand_value(hand)
+
+
+def classification(result: b2.Classification) -> dict[str, Any]:
+    return {
+        "valid": result.valid,
+        "combination": None if result.combination is None else result.combination.value,
+        "monster": result.monster,
+        "hand": optional_hand(result.hand),
+        "violations": [violation(v) for v in result.violations],
+    }
+
+
+def comparison(result: b2.Comparison) -> dict[str, Any]:
+    return {
+        "beats": result.beats,
+        "reason": result.reason.value,
+        "table": optional_hand(result.table),
+        "play": optional_hand(result.play),
+        "violations": [violation(v) for v in result.violations],
+    }
+
+
+def move_result(result: b2.MoveResult) -> dict[str, Any]:
+    return {
+        "legal": result.legal,
+        "violations": [violation(v) for v in result.violations],
+        "hand": card_texts(result.hand_after),
+        "play": optional_hand(result.play),
+        "wins": result.wins,
+    }
+
+
+def factor(f: b2.Factor) -> dict[str, Any]:
+    return {"factor": f.factor.value, "value": f.value, "reason": f.reason, "cards": card_texts(f.cards)}
+
+
+def game_score(score: b2.GameScore) -> dict[str, Any]:
+    w = score.winner
+    return {
+        "base": score.base,
+        "winner": {
+            "seat": w.seat, "last_play": hand_value(w.last_play), "grand_slam": w.grand_slam,
+            "multiplier": w.multiplier, "factors": [factor(f) for f in w.factors], "points": w.points,
+        },
+        "losers": [
+            {
+                "seat": loser.seat, "cards": card_texts(loser.cards), "cards_left": loser.cards_left,
+                "multiplier": loser.multiplier, "factors": [factor(f) for f in loser.factors],
+                "payment": loser.payment, "points": loser.points,
+            }
+            for loser in score.losers
+        ],
+    }  # fmt: skip
+
+
+def game_state(state: b2.GameState) -> dict[str, Any]:
+    return {
+        "turn": state.turn,
+        "table": optional_hand(state.table),
+        "table_seat": state.table_seat,
+        "passes_in_row": state.passes_in_row,
+        "cards_left": list(state.cards_left),
+        "hands": [card_texts(hand) for hand in state.hands],
+        "actions_replayed": state.actions_replayed,
+    }
+
+
+def game_record(record: b2.GameRecord) -> dict[str, Any]:
+    return {
+        "legal": record.legal,
+        "finished": record.finished,
+        "violations": [violation(v) for v in record.violations],
+        "state": None if record.finished else game_state(record.state),
+        "score": None if record.score is None else game_score(record.score),
+    }
+
+
+# --- routes ------------------------------------------------------------------------------------------
+
+
+@blueprint.post("/plays/classify")
+def plays_classify() -> Response:
+    body = load_body(_classify)
+    return answer(classification(b2.classify(body["cards"])))
+
+
+@blueprint.post("/plays/compare")
+def plays_compare() -> Response:
+    body = load_body(_compare)
+    return answer(comparison(b2.compare(body["table"], body["play"])))
+
+
+@blueprint.post("/moves/validate")
+def moves_validate() -> Response:
+    body = load_body(_move_validate)
+    action = Action(ActionType(body["action"]["type"]), tuple(body["action"]["cards"]))
+    return answer(move_result(b2.validate_move(body["hand"], body["table"], action)))
+
+
+@blueprint.post("/games/score")
+def games_score() -> Response:
+    body = load_body(_score)
+    winner = body["winner"]
+    losers = [loser["cards"] for loser in body["losers"]]
+    return answer(game_score(b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], losers)))
+
+
+@blueprint.post("/games/validate")
+def games_validate() -> Response:
+    body = load_body(_game_validate)
+    actions = [Action(ActionType(a["type"]), tuple(a["cards"]), a["seat"]) for a in body["actions"]]
+    return answer(game_record(b2.validate_game(body["base"], body["hands"], actions)))
