@@ -63,6 +63,7 @@ def _code(c: Card) -> int:
 
 
 _new_tuple = tuple.__new__
+_BY_LOW_BITS = [DECK[63 - low] if 63 - low < 52 else None for low in range(64)]
 CODE_BY_CARD: dict[Card, int] = {c: _code(c) for c in DECK}
 CODE_BY_TEXT: dict[str, int] = {text: CODE_BY_CARD[c] for text, c in CARD_BY_TEXT.items()}
 """Every accepted spelling of a card straight to its code, for evaluation from strings."""
@@ -77,12 +78,14 @@ class Ranking:
     order: tuple[int, ...]  # ranks, most significant first, with repeats (wheel: 5 4 3 2 14)
     code: str = ""  # the category's code as a plain str, for answers
     label: str = ""
-    weight: list[int] | None = None  # by rank: 64 x its first place in ``order`` + 63, to sort cards fast
+    weight: list[int] | None = None  # by card index: 64 x its rank's first place in ``order`` + 63 - index
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", self.category.value)
         object.__setattr__(self, "label", LABELS[self.category])
-        object.__setattr__(self, "weight", [64 * self.order.index(r) + 63 if r in self.order else 0 for r in range(15)])
+        # Sorting these plain ints orders a hand's cards by significance, spades first within a rank.
+        place = [64 * self.order.index(r) + 63 if r in self.order else 0 for r in range(15)]
+        object.__setattr__(self, "weight", [place[c.rank] - c.index for c in DECK])
 
 
 def _straight_high(ranks: Sequence[int]) -> int | None:
@@ -191,6 +194,6 @@ def hand_value(hand: Sequence[Card]) -> HandValue:
         ranking = PLAIN5[key & _RANK_MASK]
     weight = ranking.weight
     # Sort plain ints (place of the rank, then suit high to low) and map them back to cards: C speed.
-    ordered = tuple([DECK[63 - (w & 63)] for w in sorted([weight[c.rank] - c.index for c in hand])])  # type: ignore[index]
+    ordered = tuple([_BY_LOW_BITS[w & 63] for w in sorted([weight[c.index] for c in hand])])  # type: ignore[index]
     # tuple.__new__ skips NamedTuple's Python-level __new__: this runs for every hand evaluated.
     return _new_tuple(HandValue, (ranking.code, ranking.label, ranking.strength, ordered, None))
