@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, Response
 
-from service.api import big_two, meta, ofc_pineapple
+from service.api import big_two, joker_thirteen, meta, ofc_pineapple
 from service.api.errors import register_error_handlers
 
 DEFAULT_OPENAPI_PATH = str(Path(__file__).resolve().parents[2] / "openapi.yaml")
@@ -30,7 +30,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["DEBUG"] = False  # never reachable: a debugger would run code for anyone
     logging.getLogger("service").setLevel(app.config["LOG_LEVEL"])
     app.url_map.strict_slashes = False
-    for blueprint in (meta.blueprint, ofc_pineapple.blueprint, big_two.blueprint):
+    for blueprint in (meta.blueprint, ofc_pineapple.blueprint, joker_thirteen.blueprint, big_two.blueprint):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
 

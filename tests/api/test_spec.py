@@ -9,12 +9,12 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from openapi_spec_validator import validate
 
-from service.api import big_two, common, ofc_pineapple
+from service.api import big_two, common, joker_thirteen, ofc_pineapple
 from tests.conftest import ROOT
 
 SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 COMPONENTS = SPEC["components"]["schemas"]
-GAME_SCHEMAS = {"ofc-pineapple": ofc_pineapple.SCHEMAS, "big-two": big_two.SCHEMAS}
+GAME_SCHEMAS = {"ofc-pineapple": ofc_pineapple.SCHEMAS, "joker-thirteen": joker_thirteen.SCHEMAS, "big-two": big_two.SCHEMAS}
 OPERATIONS = [(path, method, op) for path, item in SPEC["paths"].items() for method, op in item.items()]
 
 

@@ -1,0 +1,203 @@
+"""HTTP layer of Joker Thirteen (``/v1/joker-thirteen``): request schemas beside the routes they serve.
+
+Cards here include the joker ``JK`` (any letter case); the deck holds every spade twice and 3 jokers, so
+"a card twice" is not a problem by itself: the rules core counts copies against ``DECK_COPIES``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response
+from marshmallow import fields, validate
+
+from service.api.common import CardField, StrictSchema, answer, card_texts, hand_value, load_body, violation
+from service.rules import joker_thirteen as j13
+from service.rules.cards import CARD_BY_TEXT, JOKER, JOKER_TEXT, Card
+from service.rules.hand_value import HandValue
+from service.rules.joker_thirteen import DUNS, Arrangement, Dun
+
+blueprint = Blueprint("joker_thirteen", __name__, url_prefix="/v1/joker-thirteen")
+
+DUN_NAMES = [d.value for d in DUNS]
+MAX_DUN = j13.HAND_SIZE  # arrangements/validate: a dun of the wrong size is a violation; none holds more than a hand
+MAX_HAND = len(j13.GAME_DECK)  # a hand of the wrong size is a violation; no hand holds more than the deck
+
+
+# --- the card lists: jokers allowed ------------------------------------------------------------------
+
+_CARD_OR_JOKER: dict[str, Card] = CARD_BY_TEXT | {
+    a + b: JOKER for a in {JOKER_TEXT[0].lower(), JOKER_TEXT[0]} for b in {JOKER_TEXT[1].lower(), JOKER_TEXT[1]}
+}
+"""Every accepted spelling of the 52 cards and of the joker: parsing a card is one look-up."""
+
+
+class JokerCardList(fields.List):
+    """A list of cards, jokers allowed. Valid lists are read with one look-up per card; any problem falls
+    back to the item-by-item path, which reports each bad entry at its index."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
+        if type(value) is list:
+            try:
+                return [_CARD_OR_JOKER[text] for text in value]
+            except (KeyError, TypeError):
+                pass
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def joker_cards(min_items: int, max_items: int, **kwargs: Any) -> fields.List:
+    length = validate.Length(equal=min_items) if min_items == max_items else validate.Length(min=min_items, max=max_items)
+    return JokerCardList(CardField(jokers=True), validate=length, **kwargs)
+
+
+def fast_joker_cards(value: Any, size: int) -> list[Card] | None:
+    """``size`` cards (jokers allowed) from plainly valid spellings, or None to leave it to the schema."""
+    if type(value) is not list or len(value) != size:
+        return None
+    try:
+        return [_CARD_OR_JOKER[text] for text in value]
+    except (KeyError, TypeError):
+        return None
+
+
+def dun_field() -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf(DUN_NAMES))
+
+
+# --- schemas -----------------------------------------------------------------------------------------
+
+
+class JokerThirteenDunEvaluateRequest(StrictSchema):
+    dun = dun_field()
+    cards = joker_cards(3, 5, required=True)
+
+
+class JokerThirteenDunCompareRequest(StrictSchema):
+    dun = dun_field()
+    a = joker_cards(3, 5, required=True)
+    b = joker_cards(3, 5, required=True)
+
+
+class JokerThirteenArrangementValidateRequest(StrictSchema):
+    hand = joker_cards(0, MAX_HAND, load_default=None)
+    head = joker_cards(0, MAX_DUN, required=True)
+    middle = joker_cards(0, MAX_DUN, required=True)
+    tail = joker_cards(0, MAX_DUN, required=True)
+
+
+class JokerThirteenScoredPlayer(StrictSchema):
+    head = joker_cards(Dun.HEAD.size, Dun.HEAD.size, required=True)
+    middle = joker_cards(Dun.MIDDLE.size, Dun.MIDDLE.size, required=True)
+    tail = joker_cards(Dun.TAIL.size, Dun.TAIL.size, required=True)
+    hand = joker_cards(j13.HAND_SIZE, j13.HAND_SIZE, load_default=None)
+
+    @staticmethod
+    def fast_load(data: Any) -> dict[str, Any] | None:
+        if type(data) is not dict or not _DUN_KEYS <= data.keys() <= _PLAYER_KEYS:
+            return None
+        head = fast_joker_cards(data["head"], Dun.HEAD.size)
+        middle = fast_joker_cards(data["middle"], Dun.MIDDLE.size)
+        tail = fast_joker_cards(data["tail"], Dun.TAIL.size)
+        if head is None or middle is None or tail is None:
+            return None
+        hand = data.get("hand")
+        if hand is not None:
+            hand = fast_joker_cards(hand, j13.HAND_SIZE)
+            if hand is None:
+                return None
+        return {"head": head, "middle": middle, "tail": tail, "hand": hand}
+
+
+_DUN_KEYS = frozenset(DUN_NAMES)
+_PLAYER_KEYS = _DUN_KEYS | {"hand"}
+
+
+class JokerThirteenRoundScoreRequest(StrictSchema):
+    players = fields.List(fields.Nested(JokerThirteenScoredPlayer), required=True, validate=validate.Length(equal=j13.PLAYERS))
+
+    @staticmethod
+    def fast_load(data: Any) -> dict[str, Any] | None:
+        if type(data) is not dict or len(data) != 1 or type(data.get("players")) is not list or len(data["players"]) != j13.PLAYERS:
+            return None
+        players = [JokerThirteenScoredPlayer.fast_load(p) for p in data["players"]]
+        return None if None in players else {"players": players}
+
+
+SCHEMAS = [
+    JokerThirteenDunEvaluateRequest, JokerThirteenDunCompareRequest, JokerThirteenArrangementValidateRequest,
+    JokerThirteenScoredPlayer, JokerThirteenRoundScoreRequest,
+]  # fmt: skip
+"""Every request schema, for the test that compares them with openapi.yaml."""
+
+_dun_evaluate = JokerThirteenDunEvaluateRequest()
+_dun_compare = JokerThirteenDunCompareRequest()
+_arrangement_validate = JokerThirteenArrangementValidateRequest()
+_round_score = JokerThirteenRoundScoreRequest()
+
+# --- answers -----------------------------------------------------------------------------------------
+
+
+def dun_value(dun: Dun, hand: HandValue) -> dict[str, Any]:
+    """A dun's hand value (with ``resolved``: what each joker stands for) and its bonus per opponent beaten."""
+    return {"hand": hand_value(hand), "bonus": j13.bonus(dun, hand)}
+
+
+def dun_hands(duns: Any) -> dict[str, Any]:
+    return {d.value: hand_value(duns[d]) for d in DUNS}
+
+
+def arrangement_result(result: j13.ArrangementResult) -> dict[str, Any]:
+    return {
+        "legal": result.legal,
+        "violations": [violation(v) for v in result.violations],
+        "duns": None if result.duns is None else dun_hands(result.duns),
+        "discarded": None if result.discarded is None else card_texts(result.discarded),
+    }
+
+
+def player_score(p: j13.PlayerScore) -> dict[str, Any]:
+    return {
+        "seat": p.seat, "total": p.total, "shots": p.shots, "home_run": p.home_run, "bonus": p.bonus,
+        "duns": dun_hands(p.duns),
+    }  # fmt: skip
+
+
+def matchup(m: j13.Matchup) -> dict[str, Any]:
+    return {
+        "a": m.a, "b": m.b, "duns": {d.value: m.duns[d] for d in DUNS}, "shot": m.shot,
+        "bonus_a": m.bonus_a, "bonus_b": m.bonus_b, "points_a": m.points_a,
+    }  # fmt: skip
+
+
+def round_score(score: j13.RoundScore) -> dict[str, Any]:
+    return {"players": [player_score(p) for p in score.players], "matchups": [matchup(m) for m in score.matchups]}
+
+
+# --- routes ------------------------------------------------------------------------------------------
+
+
+@blueprint.post("/duns/evaluate")
+def duns_evaluate() -> Response:
+    body = load_body(_dun_evaluate)
+    dun = Dun(body["dun"])
+    return answer(dun_value(dun, j13.evaluate_dun(dun, body["cards"])))
+
+
+@blueprint.post("/duns/compare")
+def duns_compare() -> Response:
+    body = load_body(_dun_compare)
+    dun = Dun(body["dun"])
+    result, a, b = j13.compare_duns(dun, body["a"], body["b"])
+    return answer({"winner": result, "a": dun_value(dun, a), "b": dun_value(dun, b)})
+
+
+@blueprint.post("/arrangements/validate")
+def arrangements_validate() -> Response:
+    body = load_body(_arrangement_validate)
+    return answer(arrangement_result(j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"])))
+
+
+@blueprint.post("/rounds/score")
+def rounds_score() -> Response:
+    body = load_body(_round_score)
+    players = [Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in body["players"]]
+    return answer(round_score(j13.score_round(players)))
