@@ -4,21 +4,29 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
-from service.api import ofc_pineapple
+from service.api import joker_thirteen, ofc_pineapple
 from service.api.common import StrictSchema
+from tests.joker_thirteen.test_api import worked_table
 from tests.ofc_pineapple.records import BING, JIA, YI
 
-FAST_SCHEMAS = [s for module in (ofc_pineapple,) for s in module.SCHEMAS if s.fast_load is not None]
+FAST_SCHEMAS = [s for module in (ofc_pineapple, joker_thirteen) for s in module.SCHEMAS if s.fast_load is not None]
 VALID = {"players": [{"board": JIA}, {"board": YI, "fantasyland": {"active": True, "cards": 15}}, {"board": BING, "fantasyland": {"active": False}}]}
+# Each top-level schema with a fast path, and a plainly valid body for it to be mutated.
+HOT = {
+    "ofc hands/score": (ofc_pineapple.HandScoreRequest, VALID),
+    "joker-thirteen rounds/score": (joker_thirteen.JokerThirteenRoundScoreRequest, {"players": worked_table(True)}),
+}
 
 # Values that break a body in the ways the fast path must notice: wrong types, aliases, extra keys.
 odd = st.one_of(
-    st.none(), st.booleans(), st.integers(-2, 20), st.text(max_size=3), st.sampled_from(["As", "10♠", "jk", "Zz", "as"]),
-    st.lists(st.sampled_from(["As", "Kd", "kd", "2c", "x"]), max_size=6), st.dictionaries(st.sampled_from(["top", "x"]), st.none(), max_size=2),
+    st.none(), st.booleans(), st.integers(-2, 20), st.text(max_size=3), st.sampled_from(["As", "10♠", "jk", "JKR", "Zz", "as"]),
+    st.lists(st.sampled_from(["As", "Kd", "kd", "2c", "x", "JK", "jK"]), max_size=18),
+    st.dictionaries(st.sampled_from(["top", "head", "hand", "x"]), st.none(), max_size=2),
 )
 
 
@@ -55,19 +63,23 @@ def agree(schema: StrictSchema, body: Any) -> None:
 
 
 def test_there_are_fast_schemas():
-    assert {s.__name__ for s in FAST_SCHEMAS} >= {"HandScoreRequest", "ScoredPlayer", "CompleteBoard", "FantasylandState"}
+    assert {s.__name__ for s in FAST_SCHEMAS} >= {"HandScoreRequest", "ScoredPlayer", "CompleteBoard", "FantasylandState", "JokerThirteenRoundScoreRequest"}
 
 
-def test_the_fast_path_answers_for_plainly_valid_bodies():
-    schema = ofc_pineapple.HandScoreRequest()
-    assert schema.fast_load(VALID) is not None
-    assert schema.fast_load(VALID) == schema.load(VALID)
+@pytest.mark.parametrize("operation", HOT)
+def test_the_fast_path_answers_for_plainly_valid_bodies(operation):
+    schema_class, valid = HOT[operation]
+    schema = schema_class()
+    assert schema.fast_load(valid) is not None
+    assert schema.fast_load(valid) == schema.load(valid)
 
 
-@given(st.sampled_from(paths(VALID)), odd, st.booleans())
-def test_fast_load_never_accepts_what_load_rejects_or_answers_otherwise(path, value, add_key):
-    body = mutate(VALID, path, value, add_key)
-    schema = ofc_pineapple.HandScoreRequest()
+@pytest.mark.parametrize("operation", HOT)
+@given(data=st.data())
+def test_fast_load_never_accepts_what_load_rejects_or_answers_otherwise(operation, data):
+    schema_class, valid = HOT[operation]
+    body = mutate(valid, data.draw(st.sampled_from(paths(valid))), data.draw(odd), data.draw(st.booleans()))
+    schema = schema_class()
     fast = schema.fast_load(body)
     if fast is None:
         return

@@ -118,8 +118,7 @@ def test_the_wheel_is_a_straight_paying_its_royalty():
 
 
 def test_royalties_are_earned_whether_the_row_wins_or_not():
-    # 甲's bottom flush (4) loses to 乙's bottom full house, and still counts 4 in the royalty difference.
-    a = Seat(board("2c 3d 5h / 7c 7d 8h 9s Jc / Ah Th 7h 5h 4h"))
+    # A's bottom flush (4) loses to B's bottom full house, and still counts 4 in the royalty difference.
     score = score_hand([Seat(A), Seat(B), Seat(C)])
     ab = score.matchups[0]
     assert ab.rows == {Row.TOP: "b", Row.MIDDLE: "b", Row.BOTTOM: "b"}
