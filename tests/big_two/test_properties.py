@@ -16,8 +16,23 @@ from service.rules.big_two import (
     validate_game,
     validate_move,
 )
+from service.api import create_app
 from service.rules.cards import DECK
 from tests.big_two.players import deal, play_random_game
+
+CLIENT = create_app({"TESTING": True}).test_client()
+
+
+def through_http(base: int, played) -> dict:
+    """The record replayed by the public operation, games/validate, as a client would send it."""
+    body = {
+        "base": base,
+        "hands": [[c.text for c in hand] for hand in played.hands],
+        "actions": [{"seat": a.seat, "type": str(a.type), "cards": [c.text for c in a.cards]} for a in played.actions],
+    }
+    response = CLIENT.post("/v1/big-two/games/validate", json=body)
+    assert response.status_code == 200
+    return response.get_json()
 
 GAMES = 2000
 CHUNKS = 8  # parallel-friendly: pytest-xdist spreads the chunks over workers
@@ -42,6 +57,11 @@ def test_random_legal_games_end_legally_and_scores_sum_to_zero(chunk):
         assert record.state.cards_left == tuple(len(hand) for hand in played.remaining)
         expected = score_game(10, played.actions[-1].cards, played.grand_slam, [played.remaining[s] for s in range(4) if s != played.winner])
         assert [loser.points for loser in record.score.losers] == [loser.points for loser in expected.losers]
+        answer = through_http(10, played)
+        assert (answer["legal"], answer["finished"], answer["violations"]) == (True, True, [])
+        points = [answer["score"]["winner"]["points"]] + [loser["points"] for loser in answer["score"]["losers"]]
+        assert sum(points) == 0 and answer["score"]["winner"]["seat"] == played.winner
+        assert points[0] == record.score.winner.points
         if game % 10 == 0:
             check_prefix_and_overrun(rng, played)
 
