@@ -1,12 +1,183 @@
-"""gunicorn settings, all overridable from the environment (HOST, PORT, WEB_CONCURRENCY, LOG_LEVEL)."""
-import multiprocessing
+"""gunicorn settings for production; each has an environment override (README, "Production").
+
+``gunicorn --config gunicorn.conf.py service.wsgi:app`` (``make run``). ``--check-config`` passes.
+"""
+import atexit
+import glob
+import json
 import os
+import shutil
+import tempfile
+
+
+def _env_int(name, default):
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+def _cores():
+    try:
+        return len(os.sched_getaffinity(0))  # the cores this process may run on (containers, taskset)
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+# --- serving -----------------------------------------------------------------------------------------
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
+workers = _env_int("WEB_CONCURRENCY", _cores())
+# WORKER CLASS, chosen by measurement on this 2-core machine: bench/load.py (64 connections, every
+# operation of the spec plus 20% malformed requests, 2 workers, 30 s per row, the clients on the same
+# 2 cores; the machine is shared and noisy, +-10% from run to run):
+#
+#   worker class                      req/s   p50 ms   p99 ms   connections opened
+#   sync                                890     62.5    209.0   28,882 (one per request: "Connection: close")
+#   gthread, 1 thread                 1,155     41.5    212.0    7,459 (keep-alive)
+#   gthread, 2 threads                1,652     31.1    148.3
+#   gthread, 4 threads                1,467     32.2    233.9
+#   gthread, 8 threads                1,759     30.8    147.2
+#   ThreadWorker below, 4 threads     1,618     31.7    185.1
+#
+# and bench/ofc_pineapple.py (4 client connections, hands/score, 20 s): sync 868 req/s (p50 4.0 ms),
+# gthread 1 thread 1,648 (1.9 ms), gthread 4 threads 2,232 (1.4 ms); the server's CPU per request is
+# the same for all (~0.7 ms): sync spends the difference on a TCP handshake and teardown per request, on
+# both sides. So gthread: 1.6-2x sync's throughput, half its p50 latency. 2 to 8 threads are
+# within the noise; 4 lets one thread parse or write while another computes, and keeps what a killed
+# worker takes down small. Run as the subclass in service/gunicorn_worker.py, which restores what sync
+# does better: a request running past `timeout` is cut off, and SIGTERM refuses new connections at once.
+worker_class = "service.gunicorn_worker.ThreadWorker"
+threads = _env_int("GUNICORN_THREADS", 4)
+# Connections the kernel holds until a worker accepts them. gunicorn's default (2048) lets thousands of
+# requests queue for seconds behind 2 workers, answered after their clients gave up. The threaded worker
+# accepts at once (up to worker_connections, 1,000 per worker, idle keep-alive ones included), so this
+# queue only fills when every worker is busy not accepting: 64 per worker then holds a burst of 64
+# clients per core, ~50 ms of work at this service's rate. Beyond it the kernel holds back the
+# handshake and the client retries: back-pressure, not a pile of requests answered too late.
+backlog = _env_int("GUNICORN_BACKLOG", 64 * workers)
+preload_app = True  # load the rules tables once in the master; workers share them copy-on-write
+
+# --- time limits -------------------------------------------------------------------------------------
+
+# A request still in the application after `timeout` seconds is cut off: its worker is killed and
+# replaced (service/gunicorn_worker.py), and the clients of that worker's requests in flight see their
+# connections close without an answer. The slowest operation takes a few milliseconds; 10 s leaves room
+# for a loaded machine.
+timeout = _env_int("GUNICORN_TIMEOUT", 10)
+# On SIGTERM: stop accepting, let in-flight requests finish for up to this long, then kill. Keep it
+# below the orchestrator's own grace period (Kubernetes: 30 s).
+graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 20)
+keepalive = _env_int("GUNICORN_KEEPALIVE", 5)  # seconds an idle connection stays open (not the sync worker)
+
+# Recycle each worker after this many requests (a guard against slow growth, none measured: see
+# bench/load.py's memory columns); the jitter keeps the workers from restarting together.
+max_requests = _env_int("GUNICORN_MAX_REQUESTS", 50_000)
+max_requests_jitter = _env_int("GUNICORN_MAX_REQUESTS_JITTER", 5_000)
+
+# --- request limits (the body limit is the app's: CARD_RULES_MAX_BODY_BYTES, 413) ---------------------
+
+limit_request_line = 2048  # method, path and version: the longest path of the contract is ~40 bytes (414 beyond)
+limit_request_fields = 50  # header count: a browser sends ~15 (431 beyond)
+limit_request_field_size = 4096  # one header line (431 beyond)
+
+# --- files, sockets, logs ----------------------------------------------------------------------------
+
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # heartbeat file in memory, not on disk
+control_socket_disable = True  # gunicorn 25.1+ would create a control socket in $HOME/.gunicorn
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
-accesslog = "-"
-timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
-graceful_timeout = 20
-preload_app = True  # load the rules tables once, before forking
-worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+errorlog = "-"  # gunicorn's own messages: stderr
+# The service writes its own access line (one JSON object per request, stdout: service/api/observability.py);
+# gunicorn's would be a second line for the same request.
+accesslog = None
+
+# --- Prometheus metrics from every worker ------------------------------------------------------------
+# prometheus-client's multiprocess mode: each worker writes its counters to files in one directory and
+# GET /metrics adds them up. The variable must be set before the app (and prometheus_client) is imported,
+# so here. Given: its old files are removed on start (one gunicorn per directory). Not given: a fresh
+# temporary directory, removed when the master exits. A config reload (SIGHUP) in the same master keeps it.
+
+_METRICS_OWNER = "CARD_RULES_METRICS_DIR_OWNER"
+
+if os.environ.get(_METRICS_OWNER) != str(os.getpid()):
+    _metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip()
+    if _metrics_dir:
+        os.makedirs(_metrics_dir, exist_ok=True)
+        for _stale in glob.glob(os.path.join(_metrics_dir, "*.db")):
+            os.remove(_stale)
+    else:
+        _metrics_dir = tempfile.mkdtemp(prefix="card-rules-metrics-")
+        _creator = os.getpid()
+
+        def _remove_metrics_dir(path=_metrics_dir, creator=_creator):
+            if os.getpid() == creator:  # workers inherit atexit handlers: only the master removes it
+                shutil.rmtree(path, ignore_errors=True)
+
+        atexit.register(_remove_metrics_dir)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
+    os.environ[_METRICS_OWNER] = str(os.getpid())
+
+
+def child_exit(server, worker):
+    """A worker is gone (exit, crash, kill, recycling): its live gauges are dropped, and its counts are
+    moved into the archive files, so that recycled workers do not pile up files for /metrics to read."""
+    from prometheus_client import multiprocess
+
+    from service.api.observability import archive_dead_worker
+
+    try:
+        multiprocess.mark_process_dead(worker.pid)
+        archive_dead_worker(worker.pid, os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    except Exception:  # noqa: BLE001 - metrics bookkeeping must never take the master down
+        server.log.exception("could not archive the metrics of worker %s", worker.pid)
+
+
+# --- connections after a refused body ----------------------------------------------------------------
+# The app answers 413 to a body over CARD_RULES_MAX_BODY_BYTES without reading it. gunicorn would then
+# announce keep-alive, fail to skip the unread body (it drains at most 64 KiB) and close the connection,
+# so the client's next request on it would go unanswered. Such a request is answered with
+# "Connection: close" instead; so is a chunked one, whose size is unknown until it is read.
+
+_MAX_BODY = _env_int("CARD_RULES_MAX_BODY_BYTES", 64 * 1024)
+
+
+def pre_request(worker, req):
+    for name, value in req.headers:
+        if (name == "CONTENT-LENGTH" and value.strip().isdigit() and int(value) > _MAX_BODY) or (
+            name == "TRANSFER-ENCODING" and "chunked" in value.lower()
+        ):
+            req.must_close = True
+            break
+
+
+# --- answers gunicorn gives itself -------------------------------------------------------------------
+# No product name or version in the Server header (gunicorn sends "gunicorn"), and gunicorn's own
+# rejections (414 request line too long, 431 headers too large, 400 malformed HTTP) as problem+json
+# like every other failure of the service, instead of an HTML page.
+
+SERVER_HEADER = "card-rules"
+
+
+def _neutral_server_header():
+    import gunicorn.http.wsgi
+
+    gunicorn.http.wsgi.SERVER = SERVER_HEADER
+
+
+def _problem_json_errors():
+    from gunicorn import util
+
+    def write_error(sock, status_int, reason, mesg):
+        body = json.dumps({
+            "type": "about:blank", "title": reason, "status": status_int, "detail": str(mesg)[:200], "errors": [],
+        }).encode()  # fmt: skip
+        head = (
+            f"HTTP/1.1 {status_int} {reason}\r\nServer: {SERVER_HEADER}\r\nConnection: close\r\n"
+            "Content-Type: application/problem+json\r\nX-Content-Type-Options: nosniff\r\n"
+            f"Cache-Control: no-store\r\nContent-Length: {len(body)}\r\n\r\n"
+        )
+        util.write_nonblock(sock, head.encode("latin-1") + body)
+
+    util.write_error = write_error
+
+
+_neutral_server_header()
+_problem_json_errors()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import errno
 import gc
 import io
 import json
@@ -190,8 +191,9 @@ class GunicornServer:
     """
 
     def __init__(self, app: str = "service.wsgi:app", workers: int = 2, worker_class: str | None = None,
-                 startup_timeout: float = 30.0) -> None:  # fmt: skip
+                 startup_timeout: float = 30.0, env: dict[str, str] | None = None) -> None:  # fmt: skip
         self.app = app
+        self.env = dict(env or {})  # extra environment for gunicorn (GUNICORN_TIMEOUT, CARD_RULES_..., ...)
         self.workers = workers
         self.requested_worker_class = worker_class
         self.startup_timeout = startup_timeout
@@ -216,7 +218,7 @@ class GunicornServer:
         self.stop()
 
     def start(self) -> None:
-        env = dict(os.environ, HOST=LOOPBACK, PORT=str(self.port), WEB_CONCURRENCY=str(self.workers))
+        env = dict(os.environ, **self.env, HOST=LOOPBACK, PORT=str(self.port), WEB_CONCURRENCY=str(self.workers))
         command = [str(VENV_BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py")]
         if self.requested_worker_class:
             command += ["--worker-class", self.requested_worker_class]
@@ -281,6 +283,41 @@ class GunicornServer:
                 if stat is not None and stat[0] == master:
                     pids.append(int(entry.name))
         return sorted(pids)
+
+    def rss_kib(self) -> dict[int, int]:
+        """Resident memory (VmRSS, KiB) of each worker, by pid."""
+        sizes = {}
+        for pid in self.worker_pids():
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+            if found:
+                sizes[pid] = int(found.group(1))
+        return sizes
+
+    def wait_for_workers(self, count: int, exclude: Sequence[int] = (), timeout: float = 30.0) -> list[int] | None:
+        """Wait until ``count`` workers run, none of them in ``exclude``; their pids, or None on timeout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pids = self.worker_pids()
+            if len(pids) >= count and not set(pids) & set(exclude):
+                return pids
+            time.sleep(0.02)
+        return None
+
+    def terminate(self, timeout: float = 60.0) -> tuple[int | None, float]:
+        """SIGTERM the master (gunicorn's graceful shutdown) and wait: (exit code or None if it did not
+        exit within ``timeout``, seconds it took)."""
+        assert self.process is not None
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            code: int | None = self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            code = None
+        return code, time.monotonic() - started
 
     def cpu_seconds(self) -> float | None:
         """CPU time used so far by the master and its workers (Linux /proc), None where unavailable."""
@@ -586,7 +623,7 @@ def add_http_arguments(parser: argparse.ArgumentParser, seconds: float = 20.0, r
                        help="client processes, one connection each (default %(default)s)")  # fmt: skip
     group.add_argument("--workers", type=int, default=2, help="gunicorn WEB_CONCURRENCY (default %(default)s)")
     group.add_argument("--worker-class", default=None,
-                       help="gunicorn worker class (default: gunicorn.conf.py's, i.e. gunicorn's sync)")  # fmt: skip
+                       help="gunicorn worker class (default: gunicorn.conf.py's)")  # fmt: skip
     group.add_argument("--skip-http", action="store_true", help="skip the HTTP part")
 
 
@@ -622,3 +659,309 @@ def http_benchmark(endpoints: Sequence[Endpoint], args: argparse.Namespace,
             say("note: the sync worker answers with 'Connection: close', so every request opens a new TCP connection "
                 "(req/conn = 1.0); the connect is inside the latency and in both endpoints alike.")  # fmt: skip
     return results
+
+
+# --- mixed load over many connections ----------------------------------------------------------------
+# ``run_load`` above keeps one connection per client process, for measuring one endpoint. ``run_mixed_load``
+# drives many connections per process (non-blocking sockets and a selector), each sending a random mix of
+# requests back to back, and records every request: its kind, status, start and end, or how it failed.
+
+
+@dataclass(frozen=True)
+class MixedRequest:
+    """One kind of request in a mix: ``variants`` are complete HTTP/1.1 requests (one is picked at random
+    each time), ``expect`` the statuses that count as a right answer, ``weight`` its share of the mix."""
+
+    label: str
+    variants: tuple[bytes, ...]
+    expect: frozenset[int]
+    weight: float
+    group: str = "operation"
+
+
+def http_request(method: str, path: str, body: bytes | None = None, content_type: str = "application/json",
+                 headers: Sequence[tuple[str, str]] = (), chunked: bool = False) -> bytes:  # fmt: skip
+    """A keep-alive HTTP/1.1 request as bytes; a body is sent with Content-Length, or in 8 KiB chunks."""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {LOOPBACK}", "Accept: application/json", *(f"{k}: {v}" for k, v in headers)]
+    payload = b""
+    if body is not None:
+        lines.append(f"Content-Type: {content_type}")
+        if chunked:
+            lines.append("Transfer-Encoding: chunked")
+            parts = [body[i : i + 8192] for i in range(0, len(body), 8192)]
+            payload = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in parts) + b"0\r\n\r\n"
+        else:
+            lines.append(f"Content-Length: {len(body)}")
+            payload = body
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload
+
+
+# failure reasons
+CONNECT_FAILED = "connect failed"  # refused or reset before a request was sent: nothing was lost
+NO_ANSWER = "no answer"  # request sent, connection closed or reset before any answer
+CUT_ANSWER = "answer cut off"  # connection closed inside the answer
+TIMED_OUT = "timed out"
+
+
+class _MixedConn:
+    __slots__ = ("sock", "state", "out", "inbuf", "index", "started", "reused", "head_end", "length", "chunked",
+                 "close_after", "status", "retry_at")  # fmt: skip
+
+    def __init__(self) -> None:
+        self.sock: socket.socket | None = None
+        self.state = "idle"
+        self.retry_at = 0.0
+        self.reset_answer()
+
+    def reset_answer(self) -> None:
+        self.inbuf = bytearray()
+        self.head_end = -1
+        self.length: int | None = None
+        self.chunked = False
+        self.close_after = False
+        self.status = 0
+
+    def answer_complete(self, eof: bool) -> bool:
+        """Whether ``inbuf`` holds one whole answer (parsing its head once it has arrived)."""
+        if self.head_end < 0:
+            end = self.inbuf.find(b"\r\n\r\n")
+            if end < 0:
+                return False
+            self.head_end = end + 4
+            lines = bytes(self.inbuf[:end]).split(b"\r\n")
+            parts = lines[0].split(b" ", 2)
+            self.status = int(parts[1])
+            headers = {}
+            for line in lines[1:]:
+                name, _, value = line.partition(b":")
+                headers[name.strip().lower()] = value.strip().lower()
+            if b"content-length" in headers:
+                self.length = int(headers[b"content-length"])
+            self.chunked = headers.get(b"transfer-encoding") == b"chunked"
+            connection = headers.get(b"connection", b"")
+            self.close_after = connection == b"close" or (parts[0] == b"HTTP/1.0" and connection != b"keep-alive")
+            if self.length is None and not self.chunked:
+                self.close_after = True
+        body = len(self.inbuf) - self.head_end
+        if self.length is not None:
+            return body >= self.length
+        if self.chunked:
+            return self.inbuf.endswith(b"0\r\n\r\n")
+        return eof
+
+
+def _mixed_client(host: str, port: int, requests: Sequence[MixedRequest], connections: int, start_at: float,
+                  end_at: float, seed: int, results: Any, request_timeout: float = 30.0) -> None:  # fmt: skip
+    """One client process: ``connections`` connections, each sending requests back to back from
+    ``start_at`` until ``end_at`` (``time.monotonic``); requests still in flight then are waited for.
+    Sends back every completed request (kind, status, start, seconds) and every failure."""
+    import random
+    import selectors
+
+    rng = random.Random(seed)
+    population = list(range(len(requests)))
+    weights = [r.weight for r in requests]
+    picks: list[int] = []
+    kinds, statuses, starts, seconds = array("H"), array("H"), array("d"), array("d")
+    failures: list[tuple[float, float, int, str, bool]] = []  # (when, request start, kind, reason, reused)
+    connects = 0
+    selector = selectors.DefaultSelector()
+    conns = [_MixedConn() for _ in range(connections)]
+    monotonic = time.monotonic
+
+    def close(conn: _MixedConn) -> None:
+        if conn.sock is not None:
+            try:
+                selector.unregister(conn.sock)
+            except (KeyError, ValueError):
+                pass
+            conn.sock.close()
+            conn.sock = None
+
+    def begin(conn: _MixedConn, now: float) -> None:
+        nonlocal connects, picks
+        if now >= end_at:
+            close(conn)
+            conn.state = "done"
+            return
+        if not picks:
+            picks = rng.choices(population, weights, k=1024)
+        conn.index = picks.pop()
+        variants = requests[conn.index].variants
+        conn.out = memoryview(variants[rng.randrange(len(variants))] if len(variants) > 1 else variants[0])
+        conn.reset_answer()
+        conn.started = now
+        if conn.sock is None:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.setblocking(False)
+            conn.sock = sock
+            conn.reused = False
+            connects += 1
+            error = sock.connect_ex((host, port))
+            if error not in (0, errno.EINPROGRESS):
+                fail_connect(conn, now)
+                return
+            conn.state = "connecting"
+            selector.register(sock, selectors.EVENT_WRITE, conn)
+        else:
+            conn.reused = True
+            conn.state = "sending"
+            selector.modify(conn.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, conn)
+
+    def fail_connect(conn: _MixedConn, now: float) -> None:
+        failures.append((now, conn.started, conn.index, CONNECT_FAILED, False))
+        close(conn)
+        conn.state = "retry"
+        conn.retry_at = now + 0.01  # do not spin on a refused connect
+
+    def finish(conn: _MixedConn, now: float) -> None:
+        kinds.append(conn.index)
+        statuses.append(conn.status)
+        starts.append(conn.started)
+        seconds.append(now - conn.started)
+        if conn.close_after or conn.state == "sending":  # answered before the whole body went out: the rest is unsendable
+            close(conn)
+        begin(conn, now)
+
+    def fail(conn: _MixedConn, now: float, reason: str) -> None:
+        failures.append((now, conn.started, conn.index, reason, conn.reused))
+        close(conn)
+        begin(conn, now)
+
+    def receive(conn: _MixedConn, now: float) -> None:
+        try:
+            data = conn.sock.recv(262144)  # type: ignore[union-attr]
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = None
+        if data:
+            conn.inbuf += data
+            if conn.answer_complete(eof=False):
+                finish(conn, now)
+            return
+        if conn.head_end >= 0 and conn.answer_complete(eof=True):
+            finish(conn, now)
+        else:
+            fail(conn, now, CUT_ANSWER if conn.inbuf else NO_ANSWER)
+
+    while (now := monotonic()) < start_at:
+        time.sleep(min(0.005, start_at - now))
+    cpu_start = time.process_time()
+    for conn in conns:
+        begin(conn, monotonic())
+    while True:
+        active = [c for c in conns if c.state != "done"]
+        if not active:
+            break
+        now = monotonic()
+        for conn in active:
+            if conn.state == "retry" and now >= conn.retry_at:
+                begin(conn, now)
+            elif conn.state in ("connecting", "sending", "reading") and now - conn.started > request_timeout:
+                fail(conn, now, TIMED_OUT)
+        for key, events in selector.select(timeout=0.01):
+            conn = key.data
+            now = monotonic()
+            if conn.sock is None or key.fileobj is not conn.sock:
+                continue
+            if conn.state == "connecting":
+                error = conn.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+                if error:
+                    fail_connect(conn, now)
+                    continue
+                conn.state = "sending"
+                selector.modify(conn.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, conn)
+                events = selectors.EVENT_WRITE
+            if conn.state == "sending" and events & selectors.EVENT_READ:
+                receive(conn, now)  # an early answer (413 before the whole body), or the connection closed
+                continue
+            if conn.state == "sending" and events & selectors.EVENT_WRITE:
+                try:
+                    sent = conn.sock.send(conn.out)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    receive(conn, now)  # the server may have answered, then closed
+                    continue
+                conn.out = conn.out[sent:]
+                if not conn.out:
+                    conn.state = "reading"
+                    selector.modify(conn.sock, selectors.EVENT_READ, conn)
+            elif conn.state == "reading" and events & selectors.EVENT_READ:
+                receive(conn, now)
+    selector.close()
+    results.put({
+        "kinds": kinds.tobytes(), "statuses": statuses.tobytes(), "starts": starts.tobytes(),
+        "seconds": seconds.tobytes(), "failures": failures, "connects": connects, "cpu": time.process_time() - cpu_start,
+    })  # fmt: skip
+
+
+@dataclass
+class MixedResult:
+    """Every request of a mixed load: parallel arrays of completed requests, and the failures."""
+
+    requests: Sequence[MixedRequest]
+    kinds: array = field(default_factory=lambda: array("H"))
+    statuses: array = field(default_factory=lambda: array("H"))
+    starts: array = field(default_factory=lambda: array("d"))
+    seconds: array = field(default_factory=lambda: array("d"))
+    failures: list[tuple[float, float, int, str, bool]] = field(default_factory=list)
+    connects: int = 0
+    client_cpu: float = 0.0
+    window: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def fives(self) -> int:
+        return sum(1 for s in self.statuses if s >= 500)
+
+    def per_kind(self) -> list[dict[str, Any]]:
+        by_kind: list[dict[str, Any]] = [{"latencies": [], "statuses": Counter()} for _ in self.requests]
+        for kind, status, elapsed in zip(self.kinds, self.statuses, self.seconds):
+            entry = by_kind[kind]
+            entry["latencies"].append(elapsed)
+            entry["statuses"][status] += 1
+        return by_kind
+
+
+def nearest_rank_ms(latencies: Sequence[float], p: float) -> float | None:
+    if not latencies:
+        return None
+    ordered = sorted(latencies)
+    return ordered[min(len(ordered) - 1, max(0, int(-(-p * len(ordered) // 100)) - 1))] * 1000
+
+
+def run_mixed_load(port: int, requests: Sequence[MixedRequest], seconds: float, connections: int, processes: int,
+                   seed: int, during: Callable[[float, float], None] | None = None) -> MixedResult:  # fmt: skip
+    """``connections`` connections spread over ``processes`` client processes send the mix for ``seconds``.
+    ``during(start_at, end_at)`` runs in this process meanwhile (to kill a worker, stop the server...)."""
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    results = context.Queue()
+    start_at = time.monotonic() + 0.5
+    end_at = start_at + seconds
+    shares = [connections // processes + (1 if i < connections % processes else 0) for i in range(processes)]
+    workers = [context.Process(target=_mixed_client, args=(LOOPBACK, port, requests, share, start_at, end_at, seed + i, results),
+                               daemon=True) for i, share in enumerate(shares) if share]  # fmt: skip
+    for process in workers:
+        process.start()
+    result = MixedResult(requests, window=(start_at, end_at))
+    try:
+        if during is not None:
+            during(start_at, end_at)
+        parts = [results.get(timeout=seconds + 120) for _ in workers]
+    finally:
+        for process in workers:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+    for part in parts:
+        result.kinds.frombytes(part["kinds"])
+        result.statuses.frombytes(part["statuses"])
+        result.starts.frombytes(part["starts"])
+        result.seconds.frombytes(part["seconds"])
+        result.failures.extend(part["failures"])
+        result.connects += part["connects"]
+        result.client_cpu += part["cpu"]
+    result.failures.sort()
+    return result

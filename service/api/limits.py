@@ -1,0 +1,76 @@
+"""Limits on what one request may ask of the service, beyond the body size (``MAX_CONTENT_LENGTH``, 413)
+and the array bounds every request schema enforces.
+
+JSON nesting: no request of the contract nests deeper than a handful of levels, but a 64 KiB body can nest
+32,000 arrays, and Python's JSON decoder stops with a RecursionError near 1,000. Any body nested deeper
+than ``MAX_JSON_DEPTH`` is a 422 with a clear detail, whatever its depth, before any schema sees it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from service.api.errors import ApiProblem
+
+MAX_JSON_DEPTH = 32  # arrays and objects; the request examples of the contract nest at most 5 levels
+
+TOO_DEEP = (
+    f"The body nests arrays and objects deeper than {MAX_JSON_DEPTH} levels, "
+    "which no request of this service needs."
+)
+
+
+def read_body() -> bytes:
+    """The request body, at most ``MAX_CONTENT_LENGTH`` bytes (413 beyond), whether or not it has a
+    Content-Length.
+
+    Werkzeug refuses a Content-Length above the limit, but reads a chunked body (no Content-Length) only
+    up to the limit and stops there without a word: the answer would be a 400 about truncated JSON, not
+    the 413 it is. So a chunked body is read here, one byte past the limit to tell."""
+    limit = request.max_content_length
+    if limit is None or request.content_length is not None or "chunked" not in request.headers.get("Transfer-Encoding", "").lower():
+        return request.get_data(cache=False)
+    stream = request.environ["wsgi.input"]  # gunicorn has decoded the chunks and ends it at the last one
+    body = bytearray()
+    try:
+        while len(body) <= limit:
+            chunk = stream.read(limit + 1 - len(body))
+            if not chunk:
+                break
+            body += chunk
+    except Exception:  # noqa: BLE001 - a broken chunk or a disconnect, whatever the server raises for it
+        raise ApiProblem(400, "The chunked request body could not be read to its end.") from None
+    if len(body) > limit:
+        raise RequestEntityTooLarge()
+    return bytes(body)
+
+
+def too_deep() -> ApiProblem:
+    return ApiProblem(422, TOO_DEEP, [{"pointer": "", "message": TOO_DEEP}])
+
+
+def nesting_depth_exceeds(raw: bytes, body: Any, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the parsed ``body`` (from ``raw``) nests arrays and objects more than ``limit`` levels deep.
+
+    A body with at most ``limit`` brackets and braces cannot (one C-speed count answers the usual case);
+    otherwise the containers are walked without recursion."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    stack = [(body, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if depth > limit:
+            return True
+        for child in node.values() if type(node) is dict else node:
+            kind = type(child)
+            if kind is list or kind is dict:
+                push((child, depth + 1))
+    return False
+
+
+def check_json_depth(raw: bytes, body: Any) -> None:
+    if (type(body) is list or type(body) is dict) and nesting_depth_exceeds(raw, body):
+        raise too_deep()
