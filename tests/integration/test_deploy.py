@@ -1,0 +1,110 @@
+"""deploy/: the Kubernetes manifests validate against the Kubernetes schemas (kubernetes-validate, strict)
+and hold what production needs; the compose file runs several replicas behind nginx; nginx.conf passes
+``nginx -t``."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from tests.conftest import ROOT
+from tests.integration import nginx
+
+KUBERNETES = ROOT / "deploy" / "kubernetes"
+COMPOSE = ROOT / "deploy" / "compose.yaml"
+# The newest Kubernetes the validator knows, and an older one still widely run.
+KUBERNETES_VERSIONS = [kubernetes_validate.latest_version(), "1.29.0"]
+
+
+def manifests() -> list[tuple[Path, dict[str, Any]]]:
+    found = []
+    for path in sorted(KUBERNETES.glob("*.yaml")):
+        found += [(path, doc) for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")) if doc]
+    return found
+
+
+def resource(kind: str) -> dict[str, Any]:
+    (doc,) = [doc for _, doc in manifests() if doc["kind"] == kind]
+    return doc
+
+
+@pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
+def test_kubernetes_manifests_validate_strictly(version):
+    kinds = []
+    for path, doc in manifests():
+        kubernetes_validate.validate(doc, version, strict=True)  # raises with the path of the first problem
+        kinds.append(doc["kind"])
+    assert {"Deployment", "Service", "HorizontalPodAutoscaler"} <= set(kinds)
+
+
+def test_strict_validation_would_catch_a_misspelt_field():
+    deployment = resource("Deployment")
+    deployment["spec"]["template"]["spec"]["containers"][0]["readinessProbe"]["httpGett"] = {"path": "/healthz"}
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(deployment, KUBERNETES_VERSIONS[0], strict=True)
+
+
+def test_deployment_probes_resources_and_security():
+    deployment = resource("Deployment")
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert ports["http"] == int(env["PORT"]) and env["HOST"] == "0.0.0.0"
+    assert int(env["WEB_CONCURRENCY"]) >= 1  # gunicorn would count the node's cores, not the pod's limit
+    for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
+        assert container[probe]["httpGet"] == {"path": "/healthz", "port": "http"}, probe
+    assert {"cpu", "memory"} <= set(container["resources"]["requests"]) and {"cpu", "memory"} <= set(container["resources"]["limits"])
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    uid = re.search(r"--uid (\d+)", (ROOT / "Dockerfile").read_text(encoding="utf-8"))
+    if uid:  # the image's user, so runAsNonRoot can check it
+        assert pod["securityContext"]["runAsUser"] == int(uid.group(1))
+    security = container["securityContext"]
+    assert security["readOnlyRootFilesystem"] is True and security["allowPrivilegeEscalation"] is False
+    assert security["capabilities"]["drop"] == ["ALL"]
+    mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+    assert "emptyDir" in next(v for v in pod["volumes"] if v["name"] == mounts["/tmp"])  # writable /tmp on a read-only root
+    assert pod["terminationGracePeriodSeconds"] > 20  # gunicorn's graceful_timeout
+
+
+def test_service_and_autoscaler_point_at_the_deployment():
+    deployment, service, hpa = resource("Deployment"), resource("Service"), resource("HorizontalPodAutoscaler")
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"].items() <= labels.items()
+    assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    assert [p["targetPort"] for p in service["spec"]["ports"]] == ["http"]
+    assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": deployment["metadata"]["name"]}
+    (metric,) = hpa["spec"]["metrics"]
+    assert metric["type"] == "Resource" and metric["resource"]["name"] == "cpu"
+    assert 2 <= hpa["spec"]["minReplicas"] < hpa["spec"]["maxReplicas"]
+
+
+def test_compose_runs_replicas_behind_nginx():
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    rules, proxy = compose["services"]["rules"], compose["services"]["nginx"]
+    assert rules["deploy"]["replicas"] >= 2
+    assert "ports" not in rules and "container_name" not in rules  # either would stop a second replica
+    assert (COMPOSE.parent / rules["build"]["context"] / rules["build"]["dockerfile"]).resolve() == ROOT / "Dockerfile"
+    assert rules["read_only"] is True and "/tmp" in rules["tmpfs"]
+    assert proxy["image"].startswith("nginx:")
+    assert proxy["depends_on"]["rules"]["condition"] == "service_healthy"
+    source, target, _ = proxy["volumes"][0].split(":")
+    assert (COMPOSE.parent / source).resolve() == nginx.CONF and target == "/etc/nginx/nginx.conf"
+
+    conf = nginx.CONF.read_text(encoding="utf-8")
+    [(upstream_name, upstream_body)] = re.findall(r"upstream\s+(\w+)\s*\{([^}]*)\}", conf)
+    assert re.findall(r"server\s+([\w.-]+):(\d+)", upstream_body) == [("rules", rules["environment"]["PORT"])]
+    assert re.findall(r"proxy_pass\s+http://(\w+);", conf) == [upstream_name]
+    (listen,) = re.findall(r"listen\s+(\d+);", conf)
+    assert [p.split(":")[-1] for p in proxy["ports"]] == [listen]
+
+
+@pytest.mark.usefixtures("tools")
+def test_nginx_conf_passes_nginx_t(tmp_path):
+    result = nginx.check_syntax(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "syntax is ok" in result.stderr

@@ -1,0 +1,77 @@
+"""The service is stateless, so it scales out: two gunicorn servers (two loopback ports, separate
+processes) answer every operation's example identically whichever of them gets each request, in any
+order; and deploy/nginx.conf in front of them spreads requests over both with the same answers."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from bench.common import GunicornServer, free_port
+from tests.integration.contract import OPERATIONS, Operation
+from tests.integration.nginx import NginxServer
+
+# Answers about the serving process rather than the rules: /metrics counts the requests this server answered.
+PER_PROCESS = {"/metrics"}
+RULES_AND_CONTRACT = [op for op in OPERATIONS if op.path not in PER_PROCESS]
+
+
+def call(base_url: str, op: Operation) -> tuple[int, str, bytes]:
+    """(status, content type, body) of one request with the operation's example."""
+    body = None if op.request_example is None else json.dumps(op.request_example).encode()
+    request = urllib.request.Request(base_url + op.path, data=body, method=op.method)
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.headers["Content-Type"], response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["Content-Type"], error.read()
+
+
+@pytest.fixture(scope="module")
+def two_servers() -> Iterator[tuple[GunicornServer, GunicornServer]]:
+    with GunicornServer(workers=1) as a, GunicornServer(workers=1) as b:
+        yield a, b
+
+
+def test_two_servers_answer_every_operation_alike_whichever_gets_it(two_servers):
+    a, b = two_servers
+    answers: dict[str, list[tuple[int, str, bytes]]] = {op.operation_id: [] for op in RULES_AND_CONTRACT}
+    # Round 1 in the contract's order, A then B; round 2 backwards, B then A: each server sees every
+    # request after a different history, and consecutive requests alternate between the two servers.
+    for servers, ops in (((a, b), RULES_AND_CONTRACT), ((b, a), RULES_AND_CONTRACT[::-1])):
+        for op in ops:
+            for server in servers:
+                answers[op.operation_id].append(call(server.base_url, op))
+    for op in RULES_AND_CONTRACT:
+        first, *others = answers[op.operation_id]
+        assert first[0] == 200, (op.operation_id, first)
+        assert all(other == first for other in others), op.operation_id
+    assert a.process and b.process and a.process.pid != b.process.pid and a.port != b.port
+
+
+@pytest.mark.usefixtures("tools")
+def test_nginx_spreads_requests_over_both_with_the_same_answers(two_servers):
+    a, b = two_servers
+    direct = {op.operation_id: call(a.base_url, op) for op in RULES_AND_CONTRACT}
+    before = [server.log_text().count("/v1/games") for server in (a, b)]
+    with NginxServer([a.port, b.port]) as proxy:
+        for _ in range(2):
+            for op in RULES_AND_CONTRACT:
+                assert call(proxy.base_url, op) == direct[op.operation_id], op.operation_id
+        for _ in range(4):
+            assert call(proxy.base_url, next(op for op in OPERATIONS if op.path == "/v1/games"))[0] == 200
+    after = [server.log_text().count("/v1/games") for server in (a, b)]
+    assert all(n > m for n, m in zip(after, before)), (before, after)  # round robin reached both
+
+
+@pytest.mark.usefixtures("tools")
+def test_nginx_answers_problem_json_when_no_replica_answers():
+    with NginxServer([free_port()]) as proxy:  # nothing listens there
+        status, content_type, body = call(proxy.base_url, OPERATIONS[0])
+    assert (status, content_type) == (503, "application/problem+json")
+    assert json.loads(body)["status"] == 503
