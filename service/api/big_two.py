@@ -6,6 +6,7 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
+from service.api import i18n
 from service.api.common import (
     StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
 )  # fmt: skip
@@ -124,7 +125,8 @@ def move_result(result: b2.MoveResult) -> dict[str, Any]:
 
 
 def factor(f: b2.Factor) -> dict[str, Any]:
-    return {"factor": f.factor.value, "value": f.value, "reason": f.reason, "cards": card_texts(f.cards)}
+    reason = i18n.factor_reason(f.factor.value, f.params, f.reason)
+    return {"factor": f.factor.value, "value": f.value, "reason": reason, "cards": card_texts(f.cards)}
 
 
 def game_score(score: b2.GameScore) -> dict[str, Any]:

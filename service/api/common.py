@@ -8,7 +8,10 @@ from typing import Any
 from flask import Response, request
 from marshmallow import Schema, ValidationError, fields, validate
 
+from service.api import i18n
 from service.api.errors import ApiProblem
+from service.api.limits import check_json_depth, read_body, too_deep
+from service.rules import messages
 from service.rules.cards import CARD_BY_TEXT, Card, parse_card
 from service.rules.errors import CardNotationError, Violation
 from service.rules.hand_value import HandValue
@@ -25,7 +28,7 @@ class CardField(fields.Field):
         try:
             return parse_card(value, jokers=self.jokers)
         except CardNotationError as error:
-            raise ValidationError(error.problems[0].message) from None
+            raise ValidationError(i18n.LocalizedMessage.of(error.problems[0], "cards")) from None
 
 
 class CardList(fields.List):
@@ -83,13 +86,17 @@ def fast_cards(value: Any, size: int) -> tuple[Card, ...] | None:
 
 def load_body(schema: Schema) -> Any:
     """The request's JSON body loaded by ``schema``: 415 when not JSON, 400 when unparseable,
-    422 (via the error handler) when it does not match."""
+    422 when nested too deep (``limits``) or (via the error handler) when it does not match."""
     if not request.is_json:
-        raise ApiProblem(415, "Send the request body as JSON with Content-Type: application/json.")
+        raise ApiProblem(415, messages.text("http", "detail.not_json"))
+    raw = read_body()
     try:
-        body = json.loads(request.get_data(cache=False))
+        body = json.loads(raw)
     except ValueError as error:
         raise ApiProblem(400, f"The body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise too_deep() from None
+    check_json_depth(raw, body)
     if schema.fast_load is not None:
         loaded = schema.fast_load(body)
         if loaded is not None:
@@ -109,7 +116,7 @@ def card_texts(cards: Iterable[Card]) -> list[str]:
 def hand_value(hand: HandValue) -> dict[str, Any]:
     body: dict[str, Any] = {
         "category": hand.category,
-        "label": hand.label,
+        "label": i18n.label(hand),
         "strength": list(hand.strength),
         "cards": card_texts(hand.cards),
     }
@@ -119,7 +126,7 @@ def hand_value(hand: HandValue) -> dict[str, Any]:
 
 
 def violation(v: Violation) -> dict[str, Any]:
-    body: dict[str, Any] = {"code": v.code, "message": v.message}
+    body: dict[str, Any] = {"code": v.code, "message": i18n.violation_message(v)}
     if v.cards:
         body["cards"] = card_texts(v.cards)
     if v.index is not None:

@@ -10,7 +10,9 @@ from flask import Flask, Response
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from service.api import i18n
 from service.rules.errors import InvalidInputError
+from service.rules.messages import text as catalog_text
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_TYPES = {
@@ -22,15 +24,8 @@ PROBLEM_TYPES = {
     422: "urn:card-rules:problem:invalid-input",
     500: "urn:card-rules:problem:internal-error",
 }
-TITLES = {
-    400: "Malformed JSON",
-    404: "Not found",
-    405: "Method not allowed",
-    413: "Request body too large",
-    415: "Unsupported media type",
-    422: "Invalid input",
-    500: "Internal error",
-}
+TITLES = {status: catalog_text("http", f"title.{status}") for status in PROBLEM_TYPES}
+"""The titles in English; answers carry them in the client's language (``i18n.title``)."""
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +57,7 @@ def marshmallow_errors(messages: Any, prefix: tuple[object, ...] = ()) -> Iterat
         for message in messages:
             yield from marshmallow_errors(message, prefix)
     else:
-        yield {"pointer": pointer(prefix), "message": str(messages)}
+        yield {"pointer": pointer(prefix), "message": i18n.schema_message(messages)}
 
 
 MAX_ERRORS = 100  # a pathological request could hold thousands; the first hundred locate the fault
@@ -71,11 +66,11 @@ MAX_ERRORS = 100  # a pathological request could hold thousands; the first hundr
 def problem(status: int, detail: str, errors: list[dict[str, str]] | None = None) -> Response:
     errors = errors or []
     if len(errors) > MAX_ERRORS:
-        detail = f"{len(errors)} problems; the first {MAX_ERRORS} are listed. " + detail[:2000]
+        detail = i18n.text("detail.truncated", count=len(errors), listed=MAX_ERRORS) + detail[:2000]
         errors = errors[:MAX_ERRORS]
     body: dict[str, Any] = {
         "type": PROBLEM_TYPES.get(status, "about:blank"),
-        "title": TITLES.get(status, "Error"),
+        "title": i18n.title(status),
         "status": status,
         "detail": detail,
         "errors": errors,
@@ -86,22 +81,23 @@ def problem(status: int, detail: str, errors: list[dict[str, str]] | None = None
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiProblem)
     def _api_problem(error: ApiProblem) -> Response:
-        return problem(error.code, error.detail, error.errors)
+        errors = [{**e, "message": i18n.translate(e["message"])} if "message" in e else e for e in error.errors]
+        return problem(error.code, i18n.translate(error.detail), errors)
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError) -> Response:
         errors = list(marshmallow_errors(error.messages))
-        return problem(422, "The request does not match the schema: " + "; ".join(f"{e['pointer'] or '/'}: {e['message']}" for e in errors), errors)
+        return problem(422, i18n.join_errors("detail.schema", errors), errors)
 
     @app.errorhandler(InvalidInputError)
     def _impossible(error: InvalidInputError) -> Response:
-        errors = [{"pointer": pointer(p.path), "message": p.message} for p in error.problems]
-        return problem(422, "The request cannot be computed: " + "; ".join(f"{e['pointer'] or '/'}: {e['message']}" for e in errors), errors)
+        errors = [{"pointer": pointer(p.path), "message": i18n.problem_message(p)} for p in error.problems]
+        return problem(422, i18n.join_errors("detail.impossible", errors), errors)
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:
         status = error.code or 500
-        response = problem(status, error.description or TITLES.get(status, "Error"))
+        response = problem(status, i18n.translate(error.description) if error.description else i18n.title(status))
         if status == 405 and error.get_response().headers.get("Allow"):
             response.headers["Allow"] = error.get_response().headers["Allow"]
         return response
@@ -110,4 +106,4 @@ def register_error_handlers(app: Flask) -> None:
     def _unexpected(error: Exception) -> Response:
         # A bug, never the client's fault: log it with the trace, answer without one.
         log.exception("unhandled error")
-        return problem(500, "The service failed to answer this request; it has been logged.")
+        return problem(500, i18n.text("detail.internal"))

@@ -8,7 +8,9 @@ from pathlib import Path
 import yaml
 from flask import Blueprint, Response, current_app
 
+from service.api import i18n
 from service.api.common import answer
+from service.rules import messages
 
 blueprint = Blueprint("meta", __name__)
 
@@ -19,7 +21,7 @@ GAMES = [
         "native_name": "大菠蘿",
         "rule_set": "ofc-pineapple/ultimate-fantasyland/2026-09-22",
         "players": {"min": 3, "max": 3},
-        "deck": {"cards": 52, "jokers": 0, "description": "one standard 52-card deck"},
+        "deck": {"cards": 52, "jokers": 0, "description": messages.text("http", "games.ofc-pineapple.deck")},
         "base_path": "/v1/ofc-pineapple",
     },
     {
@@ -28,7 +30,7 @@ GAMES = [
         "native_name": "鬼牌十三支加一色",
         "rule_set": "joker-thirteen/gscas",
         "players": {"min": 4, "max": 4},
-        "deck": {"cards": 68, "jokers": 3, "description": "52 cards, a second identical spade suit and 3 jokers"},
+        "deck": {"cards": 68, "jokers": 3, "description": messages.text("http", "games.joker-thirteen.deck")},
         "base_path": "/v1/joker-thirteen",
     },
     {
@@ -37,7 +39,7 @@ GAMES = [
         "native_name": "台灣大老二",
         "rule_set": "big-two/taiwan",
         "players": {"min": 4, "max": 4},
-        "deck": {"cards": 52, "jokers": 0, "description": "one standard 52-card deck"},
+        "deck": {"cards": 52, "jokers": 0, "description": messages.text("http", "games.big-two.deck")},
         "base_path": "/v1/big-two",
     },
 ]
@@ -60,7 +62,14 @@ def healthz() -> Response:
 
 @blueprint.get("/v1/games")
 def games() -> Response:
-    return answer({"games": GAMES})
+    language = i18n.language()
+    if language == messages.EN:
+        return answer({"games": GAMES})
+    translated = [
+        {**game, "deck": {**game["deck"], "description": messages.text("http", f"games.{game['id']}.deck", language)}}
+        for game in GAMES
+    ]
+    return answer({"games": translated})
 
 
 @blueprint.get("/openapi.yaml")

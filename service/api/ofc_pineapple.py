@@ -6,6 +6,7 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import ValidationError, fields, post_load, validate
 
+from service.api import i18n
 from service.api.common import (
     FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
 )  # fmt: skip
@@ -110,7 +111,7 @@ class RoundField(fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int | str:
         if value == ofc.FANTASYLAND_ROUND or (type(value) is int and 1 <= value <= 5):
             return value
-        raise ValidationError('round is 1, 2, 3, 4, 5 or "fantasyland"')
+        raise ValidationError(i18n.LocalizedMessage.text(ofc.DOMAIN, "invalid_round"))
 
 
 class MoveValidateRequest(StrictSchema):

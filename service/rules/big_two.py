@@ -31,17 +31,20 @@ authority on "beats", ``strength`` only sorts. Ties are impossible between plays
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import combinations, product
+from typing import Any
 
 from service.rules.cards import DECK, Card, Suit, find_duplicates
-from service.rules.errors import InputProblem, InvalidInputError, Path, Violation
+from service.rules import messages
+from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue
 
 SEATS = 4
 HAND_SIZE = 13
+DOMAIN = "big-two"  # the catalog domain of this game's texts (service/rules/messages.py)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -62,15 +65,9 @@ class Combination(StrEnum):
 
 
 COMBINATION_LABELS: dict[Combination, dict[str, str]] = {
-    Combination.SINGLE: {"en": "Single", "zh-TW": "單張"},
-    Combination.PAIR: {"en": "Pair", "zh-TW": "對子"},
-    Combination.STRAIGHT: {"en": "Straight", "zh-TW": "順子"},
-    Combination.FULL_HOUSE: {"en": "Full house", "zh-TW": "葫蘆"},
-    Combination.FOUR_OF_A_KIND: {"en": "Four of a kind", "zh-TW": "鐵支"},
-    Combination.STRAIGHT_FLUSH: {"en": "Straight flush", "zh-TW": "同花順"},
-    Combination.DRAGON: {"en": "Dragon", "zh-TW": "一條龍"},
-    Combination.GREEN_DRAGON: {"en": "Green dragon", "zh-TW": "一條青龍"},
+    c: {language: messages.text(DOMAIN, f"label.{c.value}", language) for language in messages.LANGUAGES} for c in Combination
 }
+"""Each combination's label by language, from the catalog (service/rules/messages.py)."""
 
 _RUNG = {combination: rung for rung, combination in enumerate(Combination, start=1)}
 _MONSTERS = frozenset({Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH})  # 「鐵支與同花順稱為『怪物』」
@@ -144,6 +141,20 @@ class FactorCode(StrEnum):
     GREEN_DRAGON_FINISH = "green_dragon_finish"
 
 
+class ProblemCode(StrEnum):
+    """Codes of the impossible input this module refuses (``InputProblem.code``, HTTP 422), besides the
+    card notation's and a finishing play's ``InvalidPlay`` codes."""
+
+    INVALID_BASE = "invalid_base"
+    INVALID_GRAND_SLAM = "invalid_grand_slam"
+    GRAND_SLAM_IMPOSSIBLE = "grand_slam_impossible"
+    WRONG_PLAYER_COUNT = "wrong_player_count"
+    WRONG_CARD_COUNT = "wrong_card_count"
+    INVALID_SEAT = "invalid_seat"
+    UNKNOWN_ACTION_TYPE = "unknown_action_type"
+    JOKER_NOT_ALLOWED = "joker_not_allowed"
+
+
 class ActionType(StrEnum):
     PLAY = "play"
     PASS = "pass"
@@ -211,8 +222,8 @@ def _value(combination: Combination, strength: tuple[int, ...], ordered: tuple[C
     return Classification(True, combination, combination in _MONSTERS, hand)
 
 
-def _invalid(code: InvalidPlay, message: str, involved: Iterable[Card]) -> Classification:
-    return Classification(False, None, False, None, (Violation(code.value, message, sort_cards(involved)),))
+def _invalid(code: InvalidPlay, involved: Iterable[Card], **params: object) -> Classification:
+    return Classification(False, None, False, None, (violation(DOMAIN, code, sort_cards(involved), **params),))
 
 
 def classify(cards: Iterable[Card]) -> Classification:
@@ -220,10 +231,10 @@ def classify(cards: Iterable[Card]) -> Classification:
     played = tuple(cards)
     jokers = [c for c in played if c.is_joker]
     if jokers:
-        return Classification(False, None, False, None, (Violation(InvalidPlay.JOKER_NOT_ALLOWED.value, "Big Two has no jokers"),))
+        return Classification(False, None, False, None, (violation(DOMAIN, InvalidPlay.JOKER_NOT_ALLOWED, case="big_two"),))
     doubled = _doubled(played) if len(set(played)) != len(played) else ()
     if doubled:
-        return _invalid(InvalidPlay.DUPLICATE_CARD, f"{_text(doubled)} appears more than once", doubled)
+        return _invalid(InvalidPlay.DUPLICATE_CARD, doubled, case="play", these=_text(doubled))
     counts = Counter(c.rank for c in played)
     size = len(played)
     if size == 1:
@@ -249,7 +260,7 @@ def _doubled(played: Sequence[Card]) -> tuple[Card, ...]:
 
 def _classify_two(played: tuple[Card, ...], counts: Counter[int]) -> Classification:
     if len(counts) != 1:
-        return _invalid(InvalidPlay.NOT_A_COMBINATION, "two cards are a play only as a pair of one rank", played)
+        return _invalid(InvalidPlay.NOT_A_COMBINATION, played, case="two")
     ordered = _desc(played)  # the spade-most card decides between two pairs of one rank
     return _value(Combination.PAIR, (big_two_rank(ordered[0]), ordered[0].suit.order), ordered)
 
@@ -265,11 +276,11 @@ def _classify_five(played: tuple[Card, ...], counts: Counter[int]) -> Classifica
         ordered = _desc(c for c in played if c.rank == three) + _desc(c for c in played if c.rank != three)
         return _value(Combination.FULL_HOUSE, (big_two_rank(ordered[0]),), ordered)
     if shape == [3, 1, 1]:
-        return _invalid(InvalidPlay.TRIPLE_NOT_A_COMBINATION, "three of a kind with two odd cards is not a combination", played)
+        return _invalid(InvalidPlay.TRIPLE_NOT_A_COMBINATION, played, case="five")
     if shape == [2, 2, 1]:
-        return _invalid(InvalidPlay.TWO_PAIR_NOT_A_COMBINATION, "two pairs are not a combination", played)
+        return _invalid(InvalidPlay.TWO_PAIR_NOT_A_COMBINATION, played)
     if shape != [1, 1, 1, 1, 1]:
-        return _invalid(InvalidPlay.NOT_A_COMBINATION, "a pair with three odd cards is not a combination", played)
+        return _invalid(InvalidPlay.NOT_A_COMBINATION, played, case="pair_and_singles")
     return _classify_run(played, frozenset(counts))
 
 
@@ -283,15 +294,15 @@ def _classify_run(played: tuple[Card, ...], ranks: frozenset[int]) -> Classifica
             return _value(Combination.STRAIGHT_FLUSH, (sequence, ordered[0].suit.order), ordered)
         return _value(Combination.STRAIGHT, (sequence, ordered[0].suit.order), ordered)
     if ranks in _CROSSING_TWO:
-        return _invalid(InvalidPlay.STRAIGHT_CROSSES_TWO, "a sequence cannot run past the 2 (J-Q-K-A-2, Q-K-A-2-3, K-A-2-3-4)", played)
+        return _invalid(InvalidPlay.STRAIGHT_CROSSES_TWO, played)
     if one_suit:
-        return _invalid(InvalidPlay.FLUSH_NOT_A_COMBINATION, "a flush is not a combination in Taiwanese Big Two", played)
-    return _invalid(InvalidPlay.NOT_A_COMBINATION, "five cards of different ranks that are not one of the ten straights", played)
+        return _invalid(InvalidPlay.FLUSH_NOT_A_COMBINATION, played)
+    return _invalid(InvalidPlay.NOT_A_COMBINATION, played, case="five")
 
 
 def _classify_thirteen(played: tuple[Card, ...], counts: Counter[int]) -> Classification:
     if len(counts) != HAND_SIZE:
-        return _invalid(InvalidPlay.NOT_A_COMBINATION, "13 cards are a play only as a dragon (A to K, one of each rank)", played)
+        return _invalid(InvalidPlay.NOT_A_COMBINATION, played, case="thirteen")
     ordered = _desc(played)
     if len({c.suit for c in played}) == 1:
         return _value(Combination.GREEN_DRAGON, (), ordered)
@@ -302,12 +313,12 @@ def _classify_other(played: tuple[Card, ...], counts: Counter[int]) -> Classific
     """Sizes no combination has (0, 3, 4, 6-12, 14+), naming the near misses the rule book names."""
     shape = sorted(counts.values(), reverse=True)
     if shape == [4]:
-        return _invalid(InvalidPlay.FOUR_WITHOUT_KICKER, "four of a kind must be played with a fifth card", played)
+        return _invalid(InvalidPlay.FOUR_WITHOUT_KICKER, played)
     if shape == [2, 2]:
-        return _invalid(InvalidPlay.TWO_PAIR_NOT_A_COMBINATION, "two pairs are not a combination", played)
+        return _invalid(InvalidPlay.TWO_PAIR_NOT_A_COMBINATION, played)
     if len(played) in (3, 4) and shape[0] == 3:
-        return _invalid(InvalidPlay.TRIPLE_NOT_A_COMBINATION, "three of a kind is not a combination", played)
-    return _invalid(InvalidPlay.WRONG_CARD_COUNT, f"a play has 1, 2, 5 or 13 cards, not {len(played)}", played)
+        return _invalid(InvalidPlay.TRIPLE_NOT_A_COMBINATION, played, case="short")
+    return _invalid(InvalidPlay.WRONG_CARD_COUNT, played, case="play", count=len(played))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -335,8 +346,8 @@ def compare(table: Iterable[Card], play: Iterable[Card]) -> Comparison:
         return Comparison(False, CompareReason.INVALID_PLAY, on_table.hand, None, played.violations)
     shared = sort_cards(set(table_cards) & set(play_cards))
     if shared:
-        violation = Violation(CompareReason.DUPLICATE_CARD.value, f"{_text(shared)} cannot be on the table and in the play", shared)
-        return Comparison(False, CompareReason.DUPLICATE_CARD, on_table.hand, played.hand, (violation,))
+        both = violation(DOMAIN, CompareReason.DUPLICATE_CARD, shared, case="table_and_play", these=_text(shared))
+        return Comparison(False, CompareReason.DUPLICATE_CARD, on_table.hand, played.hand, (both,))
     assert on_table.hand is not None and played.hand is not None
     beats, reason = judge(on_table.hand, played.hand)
     return Comparison(beats, reason, on_table.hand, played.hand)
@@ -395,7 +406,7 @@ class Action:
         try:
             object.__setattr__(self, "type", ActionType(self.type))
         except ValueError:
-            raise InvalidInputError(InputProblem(("type",), f"{self.type!r} is not play or pass", "unknown_action_type")) from None
+            raise InvalidInputError(problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=repr(self.type))) from None
         object.__setattr__(self, "cards", tuple(self.cards))
 
     @classmethod
@@ -432,7 +443,7 @@ def validate_move(hand: Sequence[Card], table: Sequence[Card] | None, action: Ac
         + [(("action", "cards", i), c) for i, c in enumerate(action.cards)]
     )
     if not 1 <= len(held) <= HAND_SIZE:
-        problems.insert(0, InputProblem(("hand",), f"a Big Two hand has 1 to 13 cards, not {len(held)}", "wrong_card_count"))
+        problems.insert(0, problem(DOMAIN, ("hand",), ProblemCode.WRONG_CARD_COUNT, case="hand", count=len(held)))
     if problems:
         raise InvalidInputError(problems)
     violations: list[Violation] = []
@@ -441,8 +452,8 @@ def validate_move(hand: Sequence[Card], table: Sequence[Card] | None, action: Ac
         classified = classify(shown)
         on_table = classified.hand
         if on_table is None:
-            reasons = "; ".join(v.message for v in classified.violations)
-            violations.append(Violation(MoveViolation.INVALID_TABLE.value, f"the table is not a valid play: {reasons}", sort_cards(shown)))
+            reasons = [(v.code, v.params) for v in classified.violations]
+            violations.append(violation(DOMAIN, MoveViolation.INVALID_TABLE, sort_cards(shown), reasons=reasons))
     violations.extend(_deck_problems(held, shown))
     return _judge_move(sort_cards(held), table is None, on_table, action, violations)
 
@@ -452,24 +463,24 @@ def _deck_problems(held: tuple[Card, ...], table: tuple[Card, ...]) -> list[Viol
     doubled = _doubled(held + table)
     if not doubled:
         return []
-    return [Violation(MoveViolation.DUPLICATE_CARD.value, f"{_text(doubled)} appears more than once in the hand and the table", doubled)]
+    return [violation(DOMAIN, MoveViolation.DUPLICATE_CARD, doubled, case="hand_and_table", these=_text(doubled))]
 
 
 def _judge_move(held: tuple[Card, ...], leading: bool, on_table: HandValue | None, action: Action, problems: list[Violation]) -> MoveResult:
     """The shared core of validate_move and the replay (``on_table`` None and not leading: no valid table)."""
     if action.type is ActionType.PASS:
         if action.cards:
-            problems.append(Violation(MoveViolation.CARDS_WITH_PASS.value, "a pass plays no cards", sort_cards(action.cards)))
+            problems.append(violation(DOMAIN, MoveViolation.CARDS_WITH_PASS, sort_cards(action.cards)))
         if leading:
-            problems.append(Violation(MoveViolation.LEADER_CANNOT_PASS.value, "the leader must play; only a follower may pass"))
+            problems.append(violation(DOMAIN, MoveViolation.LEADER_CANNOT_PASS))
         return _result(problems, held, held, None)
     if not action.cards:
-        problems.append(Violation(MoveViolation.EMPTY_PLAY.value, "a play needs cards"))
+        problems.append(violation(DOMAIN, MoveViolation.EMPTY_PLAY))
         return _result(problems, held, held, None)
     chosen = set(action.cards)
     missing = sort_cards(c for c in chosen if c not in held)
     if missing:
-        problems.append(Violation(MoveViolation.CARD_NOT_IN_HAND.value, f"{_text(missing)} not in the hand", missing))
+        problems.append(violation(DOMAIN, MoveViolation.CARD_NOT_IN_HAND, missing, these=_text(missing)))
     played = classify(action.cards)
     problems.extend(played.violations)
     if played.hand is not None:
@@ -484,10 +495,13 @@ def _beating_problems(held: tuple[Card, ...], on_table: HandValue | None, played
     if code is None:
         return []
     if code is MoveViolation.DRAGON_NEEDS_FULL_HAND:
-        return [Violation(code.value, "a dragon is played only from a complete 13-card hand", played.hand.cards)]
-    assert on_table is not None
-    message = f"{played.hand.label} {_text(played.hand.cards)} does not beat {on_table.label} {_text(on_table.cards)} ({reason})"
-    return [Violation(code.value, message, played.hand.cards)]
+        return [violation(DOMAIN, code, played.hand.cards)]
+    assert on_table is not None and reason is not None
+    return [violation(
+        DOMAIN, code, played.hand.cards,
+        play=played.hand.category, play_cards=_text(played.hand.cards),
+        table=on_table.category, table_cards=_text(on_table.cards), reason=reason.value,
+    )]  # fmt: skip
 
 
 def _refusal(held: int, on_table: HandValue | None, play: HandValue) -> tuple[MoveViolation | None, CompareReason | None]:
@@ -584,12 +598,19 @@ def _straight_flushes(held: tuple[Card, ...]) -> Iterable[tuple[Card, ...]]:
 
 @dataclass(frozen=True, slots=True)
 class Factor:
-    """One factor of a multiplier: its code, its value (already raised to its count) and why."""
+    """One factor of a multiplier: its code, its value (already raised to its count) and why.
+
+    ``reason`` is the English text of ``factor`` with ``params`` (catalog key ``factor.<code>``)."""
 
     factor: FactorCode
     value: int
     reason: str
     cards: tuple[Card, ...] = ()  # the cards that earn it (the 2s, the 3 of clubs, the monster)
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+def _factor(code: FactorCode, value: int, cards: tuple[Card, ...] = (), **params: Any) -> Factor:
+    return Factor(code, value, messages.render(DOMAIN, f"factor.{code.value}", params), cards, params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -634,24 +655,24 @@ def score_game(base: int, last_play: Sequence[Card], grand_slam: bool, losers: S
 
 def _base_problems(base: object) -> list[InputProblem]:
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
-        return [InputProblem(("base",), f"the base is a positive whole number, not {base!r}", "invalid_base")]
+        return [problem(DOMAIN, ("base",), ProblemCode.INVALID_BASE, value=repr(base))]
     return []
 
 
 def _joker_problems(located: Sequence[tuple[Path, Card]]) -> list[InputProblem]:
-    return [InputProblem(path, "Big Two has no jokers", "joker_not_allowed") for path, c in located if c.is_joker]
+    return [problem(DOMAIN, path, ProblemCode.JOKER_NOT_ALLOWED, case="big_two") for path, c in located if c.is_joker]
 
 
 def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tuple[Card, ...]]) -> list[InputProblem]:
     problems: list[InputProblem] = []
     if not isinstance(grand_slam, bool):
-        problems.append(InputProblem(("winner", "grand_slam"), "grand_slam is true or false", "invalid_grand_slam"))
+        problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.INVALID_GRAND_SLAM))
     located = [(("winner", "last_play", i), c) for i, c in enumerate(played)]
     if len(left) != SEATS - 1:
-        problems.append(InputProblem(("losers",), f"a game has 3 losers, not {len(left)}", "wrong_player_count"))
+        problems.append(problem(DOMAIN, ("losers",), ProblemCode.WRONG_PLAYER_COUNT, case="losers", count=len(left)))
     for i, cards in enumerate(left):
         if not 1 <= len(cards) <= HAND_SIZE:
-            problems.append(InputProblem(("losers", i, "cards"), f"a loser has 1 to 13 cards left, not {len(cards)}", "wrong_card_count"))
+            problems.append(problem(DOMAIN, ("losers", i, "cards"), ProblemCode.WRONG_CARD_COUNT, case="loser", count=len(cards)))
         located += [(("losers", i, "cards", j), c) for j, c in enumerate(cards)]
     problems += _joker_problems(located)
     problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
@@ -659,10 +680,10 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
         return problems
     finish = classify(played)
     if not finish.valid:
-        problems += [InputProblem(("winner", "last_play"), v.message, v.code) for v in finish.violations]
+        problems += [InputProblem(("winner", "last_play"), v.message, v.code, v.params) for v in finish.violations]
     if grand_slam is True and any(len(cards) != HAND_SIZE for cards in left):
         # 「其餘三家整局一張牌都沒出過」: every loser of a grand slam still holds 13 cards
-        problems.append(InputProblem(("winner", "grand_slam"), "in a grand slam no loser has played a card, so each holds 13", "grand_slam_impossible"))
+        problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.GRAND_SLAM_IMPOSSIBLE))
     return problems
 
 
@@ -688,19 +709,19 @@ def _product(factors: Iterable[Factor]) -> int:
 
 
 # 「剩餘張數的級距只取一級」: the first tier whose least count the loser reaches, and only that one.
-_CARDS_LEFT_TIERS = ((13, 4, "13 cards left"), (10, 3, "10-12 cards left"), (8, 2, "8-9 cards left"), (0, 1, "7 or fewer cards left"))
+_CARDS_LEFT_TIERS = ((13, 4, "13"), (10, 3, "10-12"), (8, 2, "8-9"), (0, 1, "0-7"))
 
 
 def loser_multiplier_factors(cards: Sequence[Card]) -> tuple[Factor, ...]:
     """The loser multiplier's factors: the one cards-left tier (always listed), the 2s, a monster."""
-    tier, why = next((tier, why) for least, tier, why in _CARDS_LEFT_TIERS if len(cards) >= least)
-    factors = [Factor(FactorCode.CARDS_LEFT_TIER, tier, why)]
+    tier, case = next((tier, case) for least, tier, case in _CARDS_LEFT_TIERS if len(cards) >= least)
+    factors = [_factor(FactorCode.CARDS_LEFT_TIER, tier, case=case)]
     twos = sort_cards(c for c in cards if c.rank == 2)
     if twos:
-        factors.append(Factor(FactorCode.TWOS_HELD, 2 ** len(twos), f"{len(twos)} two(s) still held, x2 each", twos))
+        factors.append(_factor(FactorCode.TWOS_HELD, 2 ** len(twos), twos, count=len(twos)))
     kinds, monster_cards = monsters_left(cards)
     if kinds:
-        factors.append(Factor(FactorCode.MONSTER_HELD, 2, f"can still form {', '.join(k.value for k in kinds)} (counted once)", monster_cards))
+        factors.append(_factor(FactorCode.MONSTER_HELD, 2, monster_cards, kinds=[k.value for k in kinds]))
     return tuple(factors)
 
 
@@ -735,17 +756,17 @@ def winner_multiplier_factors(finish: HandValue, grand_slam: bool) -> tuple[Fact
     """The winner multiplier's factors, from the last play and whether the game was a grand slam."""
     factors = []
     if grand_slam:
-        factors.append(Factor(FactorCode.GRAND_SLAM, 2, "grand slam: the first player won and no one else played a card"))
+        factors.append(_factor(FactorCode.GRAND_SLAM, 2))
     if THREE_OF_CLUBS in finish.cards:
-        factors.append(Factor(FactorCode.THREE_OF_CLUBS_FINISH, 2, "the last play holds the 3 of clubs", (THREE_OF_CLUBS,)))
+        factors.append(_factor(FactorCode.THREE_OF_CLUBS_FINISH, 2, (THREE_OF_CLUBS,)))
     twos = sort_cards(c for c in finish.cards if c.rank == 2)
     if twos:
-        factors.append(Factor(FactorCode.TWOS_FINISH, 2 ** len(twos), f"{len(twos)} two(s) in the last play, x2 each", twos))
+        factors.append(_factor(FactorCode.TWOS_FINISH, 2 ** len(twos), twos, count=len(twos)))
     kind = Combination(finish.category)
     if kind is Combination.GREEN_DRAGON:  # 「以 ×20 取代怪物收尾的 ×2」
-        factors.append(Factor(FactorCode.GREEN_DRAGON_FINISH, 20, "the last play is a green dragon (x20 instead of x2)", finish.cards))
+        factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, 20, finish.cards))
     elif kind in _MONSTERS or kind is Combination.DRAGON:
-        factors.append(Factor(FactorCode.MONSTER_FINISH, 2, f"the last play is a {kind.value}", finish.cards))
+        factors.append(_factor(FactorCode.MONSTER_FINISH, 2, finish.cards, kind=kind.value))
     return tuple(factors)
 
 
@@ -805,9 +826,9 @@ def validate_game(base: int, hands: Sequence[Sequence[Card]], actions: Sequence[
 
 def _deal_problems(dealt: list[tuple[Card, ...]]) -> list[InputProblem]:
     if len(dealt) != SEATS:
-        return [InputProblem(("hands",), f"Big Two is dealt to 4 seats, not {len(dealt)}", "wrong_player_count")]
+        return [problem(DOMAIN, ("hands",), ProblemCode.WRONG_PLAYER_COUNT, case="seats", count=len(dealt))]
     problems = [
-        InputProblem(("hands", s), f"each seat is dealt 13 cards, not {len(hand)}", "wrong_card_count")
+        problem(DOMAIN, ("hands", s), ProblemCode.WRONG_CARD_COUNT, case="seat", count=len(hand))
         for s, hand in enumerate(dealt)
         if len(hand) != HAND_SIZE
     ]
@@ -821,7 +842,7 @@ def _action_problems(actions: Sequence[Action]) -> list[InputProblem]:
     problems: list[InputProblem] = []
     for i, action in enumerate(actions):
         if isinstance(action.seat, bool) or not isinstance(action.seat, int) or not 0 <= action.seat < SEATS:
-            problems.append(InputProblem(("actions", i, "seat"), f"a seat is 0-3, not {action.seat!r}", "invalid_seat"))
+            problems.append(problem(DOMAIN, ("actions", i, "seat"), ProblemCode.INVALID_SEAT, value=repr(action.seat)))
         problems += _joker_problems([(("actions", i, "cards", j), c) for j, c in enumerate(action.cards)])
     return problems
 
@@ -843,10 +864,10 @@ class _Replay:
 
     def apply(self, action: Action) -> list[Violation]:
         if self.winner is not None:  # 「任何一家出完最後一張牌，該局立即結束」
-            return [Violation(MoveViolation.ACTION_AFTER_GAME_END.value, f"the game ended when seat {self.winner} played its last card")]
+            return [violation(DOMAIN, MoveViolation.ACTION_AFTER_GAME_END, seat=self.winner)]
         assert action.seat is not None
         if action.seat != self.turn:
-            return [Violation(MoveViolation.NOT_YOUR_TURN.value, f"it is seat {self.turn}'s turn, not seat {action.seat}'s")]
+            return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=action.seat)]
         moved = _judge_move(self.hands[action.seat], self.table is None, self.table, action, [])
         if not moved.legal:
             return list(moved.violations)
@@ -917,6 +938,7 @@ __all__ = [
     "LoserScore",
     "MoveResult",
     "MoveViolation",
+    "ProblemCode",
     "WinnerScore",
     "big_two_key",
     "big_two_rank",

@@ -11,7 +11,17 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum, StrEnum
 from typing import ClassVar
 
-from service.rules.errors import CardNotationError, InputProblem, Path
+from service.rules.errors import CardNotationError, InputProblem, Path, problem
+
+DOMAIN = "cards"  # the catalog domain of the texts below (service/rules/messages.py)
+
+
+class NotationProblem(StrEnum):
+    """Codes of the input problems this module raises (422 causes in every game)."""
+
+    NOT_A_CARD = "not_a_card"
+    JOKER_NOT_ALLOWED = "joker_not_allowed"
+    DUPLICATE_CARD = "duplicate_card"
 
 
 class Suit(StrEnum):
@@ -148,8 +158,8 @@ def parse_card(text: object, *, jokers: bool = False, path: Path = ()) -> Card:
         if text in _JOKER_SPELLINGS:
             if jokers:
                 return JOKER
-            raise CardNotationError(InputProblem(path, "a joker (JK) is not a card of this game", "joker_not_allowed"))
-    raise CardNotationError(InputProblem(path, f"{text!r} is not a card: use rank 2-9/T/J/Q/K/A then suit c/d/h/s, e.g. 'As'", "not_a_card"))
+            raise CardNotationError(problem(DOMAIN, path, NotationProblem.JOKER_NOT_ALLOWED))
+    raise CardNotationError(problem(DOMAIN, path, NotationProblem.NOT_A_CARD, text=repr(text)))
 
 
 def parse_cards(texts: Iterable[object], *, jokers: bool = False, path: Path = ()) -> list[Card]:
@@ -205,6 +215,6 @@ def find_duplicates(
         seen[c] = seen.get(c, 0) + 1
         allowed = default_copies if copies is None else copies.get(c, default_copies)
         if seen[c] == allowed + 1:
-            many = "once" if allowed == 1 else f"{allowed} times"
-            problems.append(InputProblem(path, f"{c} appears more often than the deck holds it ({many})", "duplicate_card"))
+            case = "once" if allowed == 1 else "many"
+            problems.append(problem(DOMAIN, path, NotationProblem.DUPLICATE_CARD, case=case, card=c.text, copies=allowed))
     return problems

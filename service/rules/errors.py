@@ -4,11 +4,18 @@
 wrong size): the HTTP layer answers it with 422 and the JSON pointers of ``problems``.
 ``Violation`` is well-formed input that breaks a game rule: it is part of a normal answer
 (``legal: false``), never an exception.
+
+Both carry a stable ``code``, the named ``params`` of its text and ``message``, that text in English; the
+HTTP layer renders the same text in the client's language from ``code`` and ``params`` (``messages``).
+Build them with ``problem``/``violation`` so the English message always comes from the catalog.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
+
+from service.rules import messages
 
 if TYPE_CHECKING:
     from service.rules.cards import Card
@@ -24,6 +31,7 @@ class InputProblem:
     path: Path
     message: str
     code: str = "invalid"
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 class RulesError(Exception):
@@ -39,7 +47,7 @@ class InvalidInputError(RulesError):
 
     def at(self, *prefix: PathPart) -> "InvalidInputError":
         """The same problems, with ``prefix`` put in front of every path (for nested requests)."""
-        return type(self)([InputProblem(prefix + p.path, p.message, p.code) for p in self.problems])
+        return type(self)([InputProblem(prefix + p.path, p.message, p.code, p.params) for p in self.problems])
 
 
 class CardNotationError(InvalidInputError):
@@ -54,3 +62,16 @@ class Violation:
     message: str
     cards: tuple["Card", ...] = field(default=())
     index: int | None = None  # the action's index, for whole-record validation
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+def problem(domain: str, path: Path, code: str, **params: Any) -> InputProblem:
+    """An ``InputProblem`` whose English message is the catalog's text of ``code`` in ``domain``."""
+    code = str(code)  # a StrEnum member answers as its plain value
+    return InputProblem(path, messages.render(domain, code, params), code, params)
+
+
+def violation(domain: str, code: str, cards: tuple["Card", ...] = (), index: int | None = None, **params: Any) -> Violation:
+    """A ``Violation`` whose English message is the catalog's text of ``code`` in ``domain``."""
+    code = str(code)
+    return Violation(code, messages.render(domain, code, params), cards, index, params)

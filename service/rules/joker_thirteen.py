@@ -31,12 +31,14 @@ from enum import StrEnum
 from itertools import combinations
 
 from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, find_duplicates
-from service.rules.errors import InputProblem, InvalidInputError, Path, Violation
+from service.rules import messages
+from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue, winner
 
 PLAYERS = 4
 HAND_SIZE = 17
 HOME_RUN = 9  # "再 ＋9 道（等於向三家各多收 3 道）"
+DOMAIN = "joker-thirteen"  # the catalog domain of this game's texts (service/rules/messages.py)
 
 DECK_COPIES: dict[Card, int] = {c: 2 if c.suit is Suit.SPADES else 1 for c in DECK} | {JOKER: 3}
 """How many of each card the 68-card deck holds; usable as ``find_duplicates(copies=DECK_COPIES)``."""
@@ -80,14 +82,31 @@ RUNG = {
     Category.REAL_FIVE: 13,
 }  # fmt: skip
 
-LABELS = {
-    Category.REAL_FIVE: "Five of a kind (real cards)", Category.JOKER_FIVE: "Five of a kind with jokers",
-    Category.STRAIGHT_FLUSH: "Straight flush", Category.QUADS: "Four of a kind",
-    Category.FULL_HOUSE: "Full house", Category.PAIR_FLUSH: "Pair flush", Category.FLUSH: "Flush",
-    Category.STRAIGHT: "Straight", Category.THREE_JOKERS: "Three jokers", Category.TRIPS: "Three of a kind",
-    Category.TWO_PAIR: "Two pair", Category.PAIR: "Pair", Category.HIGH_CARD: "High card",
-}  # fmt: skip
-TWO_PAIR_FLUSH_LABEL = "Pair flush, two pairs"
+LABELS = {c: messages.text(DOMAIN, f"label.{c.value}") for c in Category}
+"""English labels (the catalog's; the HTTP layer renders them in the client's language)."""
+TWO_PAIR_FLUSH_LABEL = messages.text(DOMAIN, "label.pair_flush/two_pairs")
+
+
+class ArrangementViolation(StrEnum):
+    """Codes of what ``validate_arrangement`` finds wrong (``Violation.code``); ``score_round`` refuses the
+    same problems as impossible input (``InputProblem.code``, HTTP 422)."""
+
+    WRONG_HEAD_SIZE = "wrong_head_size"
+    WRONG_MIDDLE_SIZE = "wrong_middle_size"
+    WRONG_TAIL_SIZE = "wrong_tail_size"
+    WRONG_HAND_SIZE = "wrong_hand_size"
+    TOO_MANY_COPIES = "too_many_copies"
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    CARD_USED_TWICE = "card_used_twice"
+    HEAD_NOT_BELOW_MIDDLE = "head_not_below_middle"  # 相公
+    MIDDLE_ABOVE_TAIL = "middle_above_tail"  # 相公
+
+
+class ProblemCode(StrEnum):
+    """Codes of the impossible input only ``score_round`` refuses, besides ``ArrangementViolation``'s
+    and the card notation's (``cards.NotationProblem``)."""
+
+    WRONG_PLAYER_COUNT = "wrong_player_count"
 
 BONUS: dict[tuple[Dun, Category], int] = {
     (Dun.HEAD, Category.TRIPS): 1, (Dun.HEAD, Category.THREE_JOKERS): 5,
@@ -320,7 +339,7 @@ def _five_low(by_rank: dict[int, list[Card]], jokers: int, held: Counter[Card]) 
 
 def _dun_problems(dun: Dun, hand: Sequence[Card], path: Path) -> list[InputProblem]:
     if len(hand) != dun.size:
-        return [InputProblem(path, f"the {dun} holds exactly {dun.size} cards, not {len(hand)}", f"wrong_{dun}_size")]
+        return [problem(DOMAIN, path, f"wrong_{dun.value}_size", dun=dun.value, size=dun.size, actual=len(hand))]
     seen: dict[Card, int] = {}
     for c in hand:  # the cheap check first; find_duplicates only builds the problems
         seen[c] = seen.get(c, 0) + 1
@@ -391,11 +410,10 @@ def _size_violations(arrangement: Arrangement) -> Located:
     for dun in DUNS:
         cards = tuple(arrangement.dun(dun))
         if len(cards) != dun.size:
-            message = f"the {dun} holds exactly {dun.size} cards, not {len(cards)}"
-            found.append(((dun.value,), Violation(f"wrong_{dun}_size", message, cards)))
+            found.append(((dun.value,), violation(DOMAIN, f"wrong_{dun.value}_size", cards, dun=dun.value, size=dun.size, actual=len(cards))))
     hand = arrangement.hand
     if hand is not None and len(hand) != HAND_SIZE:
-        found.append((("hand",), Violation("wrong_hand_size", f"a hand holds {HAND_SIZE} cards, not {len(hand)}", tuple(hand))))
+        found.append((("hand",), violation(DOMAIN, ArrangementViolation.WRONG_HAND_SIZE, tuple(hand), size=HAND_SIZE, actual=len(hand))))
     return found
 
 
@@ -406,16 +424,16 @@ def _copy_violations(arrangement: Arrangement) -> Located:
     placed = [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
     located_hand = [] if hand is None else [(("hand", i), c) for i, c in enumerate(hand)]
     for path, c, n in _excess(located_hand, DECK_COPIES) + _excess(placed, DECK_COPIES):
-        found.append((path, Violation("too_many_copies", f"{c} appears more often than the deck holds it ({n})", (c,))))
+        found.append((path, violation(DOMAIN, ArrangementViolation.TOO_MANY_COPIES, (c,), card=c.text, copies=n)))
     if hand is not None:
         held = Counter(hand)
         for path, c, n in _excess(placed, held):
             if n >= DECK_COPIES[c]:
                 continue  # already too_many_copies: the deck itself has no such card to hold
             if n == 0:
-                found.append((path, Violation("card_not_in_hand", f"{c} is not in the hand", (c,))))
+                found.append((path, violation(DOMAIN, ArrangementViolation.CARD_NOT_IN_HAND, (c,), card=c.text)))
             else:
-                found.append((path, Violation("card_used_twice", f"{c} is placed more often than the hand holds it ({n})", (c,))))
+                found.append((path, violation(DOMAIN, ArrangementViolation.CARD_USED_TWICE, (c,), card=c.text, copies=n)))
     return found
 
 
@@ -424,11 +442,9 @@ def _order_violations(duns: Mapping[Dun, HandValue]) -> Located:
     head, middle, tail = (duns[d] for d in DUNS)
     found: Located = []
     if head.strength >= middle.strength:
-        message = "相公: the head must be strictly smaller than the middle (kickers included)"
-        found.append((("head",), Violation("head_not_below_middle", message, head.cards + middle.cards)))
+        found.append((("head",), violation(DOMAIN, ArrangementViolation.HEAD_NOT_BELOW_MIDDLE, head.cards + middle.cards)))
     if middle.strength > tail.strength:
-        message = "相公: the middle must not be bigger than the tail"
-        found.append((("middle",), Violation("middle_above_tail", message, middle.cards + tail.cards)))
+        found.append((("middle",), violation(DOMAIN, ArrangementViolation.MIDDLE_ABOVE_TAIL, middle.cards + tail.cards)))
     return found
 
 
@@ -542,10 +558,10 @@ def score_round(players: Sequence[Arrangement]) -> RoundScore:
     a card beyond the deck's copies across the table, an illegal (相公) arrangement.
     """
     if len(players) != PLAYERS:
-        raise InvalidInputError(InputProblem(("players",), f"a round has exactly {PLAYERS} players, not {len(players)}", "wrong_player_count"))
+        raise InvalidInputError(problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players)))
     checked = [_check(arrangement) for arrangement in players]
     problems = [
-        InputProblem(("players", seat, *path), v.message, v.code)
+        InputProblem(("players", seat, *path), v.message, v.code, v.params)
         for seat, (found, _) in enumerate(checked)
         for path, v in found
     ]

@@ -7,14 +7,14 @@ Terms follow the rule book: row (道), foul (爆牌), royalty (獎分), scoop (�
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import combinations
 from typing import NamedTuple
 
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates
-from service.rules.errors import InputProblem, InvalidInputError, Path, Violation
+from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue, winner
 
 PLAYERS = 3
@@ -23,6 +23,38 @@ DEAL_SIZES = {1: 5, 2: 3, 3: 3, 4: 3, 5: 3}
 PLACE_SIZES = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2}
 FANTASYLAND_SIZES = (14, 15, 16, 17)
 BOARD_SIZE = 13
+DOMAIN = "ofc-pineapple"  # the catalog domain of this game's texts (service/rules/messages.py)
+
+
+class MoveViolation(StrEnum):
+    """Codes of the rule breaks ``validate_move`` and ``validate_hand`` answer (``Violation.code``)."""
+
+    BOARD_NOT_AT_ROUND = "board_not_at_round"
+    WRONG_DEAL_SIZE = "wrong_deal_size"
+    DUPLICATE_ON_BOARD = "duplicate_on_board"
+    DUPLICATE_IN_DEAL = "duplicate_in_deal"
+    CARD_ALREADY_ON_BOARD = "card_already_on_board"
+    CARD_SEEN_ELSEWHERE = "card_seen_elsewhere"
+    CARD_USED_TWICE = "card_used_twice"
+    CARD_NOT_DEALT = "card_not_dealt"
+    WRONG_PLACEMENT_SIZE = "wrong_placement_size"
+    WRONG_DISCARD_SIZE = "wrong_discard_size"
+    ROW_OVERFLOW = "row_overflow"
+    # whole hand records only
+    RECORD_INCOMPLETE = "record_incomplete"
+    ACTION_AFTER_HAND_END = "action_after_hand_end"
+    OUT_OF_TURN = "out_of_turn"
+    CARD_DEALT_TWICE = "card_dealt_twice"
+
+
+class ProblemCode(StrEnum):
+    """Codes of the impossible input this module refuses (``InputProblem.code``, HTTP 422), besides the
+    card notation's (``cards.NotationProblem``)."""
+
+    WRONG_ROW_SIZE = "wrong_row_size"
+    FANTASYLAND_CARDS = "fantasyland_cards"
+    WRONG_PLAYER_COUNT = "wrong_player_count"
+    BAD_SEAT = "bad_seat"
 
 
 class Row(StrEnum):
@@ -79,9 +111,7 @@ def _check_row(row: Row, hand: Sequence[Card], path: Path) -> None:
     if len(hand) == row.size and len(set(hand)) == row.size:  # the common, valid case, checked cheaply
         return
     if len(hand) != row.size:
-        raise InvalidInputError(
-            InputProblem(path, f"the {row} row holds exactly {row.size} cards, not {len(hand)}", "wrong_row_size")
-        )
+        raise InvalidInputError(problem(DOMAIN, path, ProblemCode.WRONG_ROW_SIZE, row=row.value, size=row.size, actual=len(hand)))
     problems = find_duplicates([(path + (i,), c) for i, c in enumerate(hand)])
     if problems:
         raise InvalidInputError(problems)
@@ -98,6 +128,12 @@ def _royalty_tables() -> dict[Row, dict[tuple[int, ...], int]]:
 
 
 _ROYALTIES = _royalty_tables()
+_TOP_ROYALTIES, _MIDDLE_ROYALTIES, _BOTTOM_ROYALTIES = _ROYALTIES[Row.TOP], _ROYALTIES[Row.MIDDLE], _ROYALTIES[Row.BOTTOM]
+_new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
+
+
+def _row_value(hand: HandValue, royalty_points: int) -> "RowValue":
+    return _new_tuple(RowValue, (hand, royalty_points))
 _ROW_SIZE = {Row.TOP: 3, Row.MIDDLE: 5, Row.BOTTOM: 5}
 
 
@@ -214,13 +250,9 @@ def fantasyland_next(rows: Mapping[Row, RowValue], fouled: bool, current: Fantas
 
 def check_fantasyland(fantasyland: Fantasyland, path: Path) -> None:
     if fantasyland.active and fantasyland.cards not in FANTASYLAND_SIZES:
-        raise InvalidInputError(
-            InputProblem(path + ("cards",), "a player in Fantasyland was dealt 14, 15, 16 or 17 cards", "fantasyland_cards")
-        )
+        raise InvalidInputError(problem(DOMAIN, path + ("cards",), ProblemCode.FANTASYLAND_CARDS, case="active"))
     if not fantasyland.active and fantasyland.cards is not None:
-        raise InvalidInputError(
-            InputProblem(path + ("cards",), "cards is only given for a player in Fantasyland (active: true)", "fantasyland_cards")
-        )
+        raise InvalidInputError(problem(DOMAIN, path + ("cards",), ProblemCode.FANTASYLAND_CARDS, case="inactive"))
 
 
 def check_board(board: Board, path: Path) -> None:
@@ -231,7 +263,7 @@ def check_board(board: Board, path: Path) -> None:
     problems: list[InputProblem] = []
     for r in ROWS:
         if len(board.row(r)) != r.size:
-            problems.append(InputProblem(path + (r.value,), f"the {r} row holds exactly {r.size} cards, not {len(board.row(r))}", "wrong_row_size"))
+            problems.append(problem(DOMAIN, path + (r.value,), ProblemCode.WRONG_ROW_SIZE, row=r.value, size=r.size, actual=len(board.row(r))))
     problems += find_duplicates([(path + (r.value, i), c) for r in ROWS for i, c in enumerate(board.row(r))])
     if problems:
         raise InvalidInputError(problems)
@@ -243,13 +275,17 @@ def evaluate_board(board: Board, fantasyland: Fantasyland = Fantasyland(), path:
     ``path`` locates the object holding ``board`` and ``fantasyland`` in the request, for errors."""
     check_board(board, path + ("board",))
     check_fantasyland(fantasyland, path + ("fantasyland",))
-    top, middle, bottom = evaluate_row(TOP, board.top), evaluate_row(MIDDLE, board.middle), evaluate_row(BOTTOM, board.bottom)
-    reasons = foul_reasons(top.hand, middle.hand, bottom.hand)
+    # The board is checked whole above, so each row is valued without evaluate_row's own checks.
+    top, middle, bottom = poker.hand_value(board.top), poker.hand_value(board.middle), poker.hand_value(board.bottom)
+    reasons = foul_reasons(top, middle, bottom)
     if reasons:  # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
-        top, middle, bottom = RowValue(top.hand, 0), RowValue(middle.hand, 0), RowValue(bottom.hand, 0)
-    rows = {TOP: top, MIDDLE: middle, BOTTOM: bottom}
-    total = top.royalty + middle.royalty + bottom.royalty
-    return BoardValue(rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland))
+        rows = {TOP: _row_value(top, 0), MIDDLE: _row_value(middle, 0), BOTTOM: _row_value(bottom, 0)}
+        total = 0
+    else:
+        top_royalty, middle_royalty, bottom_royalty = _TOP_ROYALTIES[top.strength], _MIDDLE_ROYALTIES[middle.strength], _BOTTOM_ROYALTIES[bottom.strength]
+        rows = {TOP: _row_value(top, top_royalty), MIDDLE: _row_value(middle, middle_royalty), BOTTOM: _row_value(bottom, bottom_royalty)}
+        total = top_royalty + middle_royalty + bottom_royalty
+    return _new_tuple(BoardValue, (rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland)))
 
 
 # --- moves -------------------------------------------------------------------------------------------
@@ -289,32 +325,32 @@ def validate_move(
     deal_size, place_size, discard_size, board_before = _expected_sizes(round_, len(dealt))
     on_board = board.cards()
     if len(on_board) != board_before:
-        where = "the first set of a Fantasyland hand" if round_ == FANTASYLAND_ROUND else f"round {round_}"
-        v.append(Violation("board_not_at_round", f"{where} starts from a board of {board_before} cards, not {len(on_board)}"))
+        where = {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
+        v.append(violation(DOMAIN, MoveViolation.BOARD_NOT_AT_ROUND, expected=board_before, actual=len(on_board), **where))
     if deal_size is None or len(dealt) != deal_size:
         expected = "14-17" if round_ == FANTASYLAND_ROUND else str(deal_size)
-        v.append(Violation("wrong_deal_size", f"{expected} cards are dealt in this round, not {len(dealt)}", _distinct(dealt)))
-    v += _duplicates("duplicate_on_board", "is on the board twice", on_board)
-    v += _duplicates("duplicate_in_deal", "is dealt twice", dealt)
+        v.append(violation(DOMAIN, MoveViolation.WRONG_DEAL_SIZE, _distinct(dealt), case="round", expected=expected, actual=len(dealt)))
+    v += _duplicates(MoveViolation.DUPLICATE_ON_BOARD, on_board)
+    v += _duplicates(MoveViolation.DUPLICATE_IN_DEAL, dealt)
     already = [c for c in dealt if c in set(on_board)]
     if already:
-        v.append(Violation("card_already_on_board", "a dealt card is already on the board", _distinct(already)))
+        v.append(violation(DOMAIN, MoveViolation.CARD_ALREADY_ON_BOARD, _distinct(already)))
     visible = [c for c in [*on_board, *dealt] if c in set(seen)]
     if visible:
-        v.append(Violation("card_seen_elsewhere", "a card of this board or deal is also visible elsewhere (seen)", _distinct(visible)))
+        v.append(violation(DOMAIN, MoveViolation.CARD_SEEN_ELSEWHERE, _distinct(visible)))
     placed = [c for r in ROWS for c in placement.get(r, ())]
     used = placed + list(discard)
-    v += _duplicates("card_used_twice", "is placed or discarded twice", used)
+    v += _duplicates(MoveViolation.CARD_USED_TWICE, used)
     not_dealt = [c for c in used if c not in set(dealt)]
     if not_dealt:
-        v.append(Violation("card_not_dealt", "only the cards dealt this round may be placed or discarded", _distinct(not_dealt)))
+        v.append(violation(DOMAIN, MoveViolation.CARD_NOT_DEALT, _distinct(not_dealt)))
     if len(placed) != place_size:
-        v.append(Violation("wrong_placement_size", f"this round places {place_size} cards, not {len(placed)}", _distinct(placed)))
+        v.append(violation(DOMAIN, MoveViolation.WRONG_PLACEMENT_SIZE, _distinct(placed), expected=place_size, actual=len(placed)))
     if len(discard) != max(discard_size, 0):
-        v.append(Violation("wrong_discard_size", f"this round discards {max(discard_size, 0)} cards, not {len(discard)}", _distinct(discard)))
+        v.append(violation(DOMAIN, MoveViolation.WRONG_DISCARD_SIZE, _distinct(discard), expected=max(discard_size, 0), actual=len(discard)))
     for r in ROWS:
         if len(board.row(r)) + len(placement.get(r, ())) > r.size:
-            v.append(Violation("row_overflow", f"the {r} row holds only {r.size} cards", _distinct(placement.get(r, ()))))
+            v.append(violation(DOMAIN, MoveViolation.ROW_OVERFLOW, _distinct(placement.get(r, ())), row=r.value, size=r.size))
     legal = not v
     return MoveResult(legal, tuple(v), board.placed(placement) if legal else board)
 
@@ -324,9 +360,9 @@ def _distinct(hand: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(dict.fromkeys(hand))
 
 
-def _duplicates(code: str, text: str, hand: Sequence[Card]) -> list[Violation]:
+def _duplicates(code: MoveViolation, hand: Sequence[Card]) -> list[Violation]:
     twice = sorted({c for c in hand if hand.count(c) > 1}, key=lambda c: c.index)
-    return [Violation(code, f"{c} {text}", (c,)) for c in twice]
+    return [violation(DOMAIN, code, (c,), card=c.text) for c in twice]
 
 
 # --- scoring a hand ----------------------------------------------------------------------------------
@@ -358,8 +394,7 @@ class PlayerScore(NamedTuple):
     value: BoardValue
 
 
-@dataclass(frozen=True, slots=True)
-class HandScore:
+class HandScore(NamedTuple):
     players: tuple[PlayerScore, ...]
     matchups: tuple[Matchup, ...]
     button_moves: bool
@@ -371,23 +406,30 @@ SCOOP_BONUS = 3
 def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue) -> Matchup:
     """1-6 scoring between two players: +1 per row won, +3 for all three, plus the royalty difference."""
     if value_a.fouled and value_b.fouled:  # two foulers score 0 between them, royalties ignored
-        return Matchup(a, b, {r: "tie" for r in ROWS}, 0, None, 0, 0)
+        return Matchup(a, b, {TOP: "tie", MIDDLE: "tie", BOTTOM: "tie"}, 0, None, 0, 0)
     if value_a.fouled or value_b.fouled:  # the non-fouler wins every row: +6, plus its royalties
         side = "b" if value_a.fouled else "a"
-        rows = {r: side for r in ROWS}
+        rows = {TOP: side, MIDDLE: side, BOTTOM: side}
     else:
-        rows = {r: winner(value_a.rows[r].hand, value_b.rows[r].hand) for r in ROWS}
-    lines = sum((w == "a") - (w == "b") for w in rows.values())
+        rows_a, rows_b = value_a.rows, value_b.rows
+        rows = {r: _row_winner(rows_a[r].hand.strength, rows_b[r].hand.strength) for r in ROWS}
+    lines = 0
+    for w in rows.values():
+        lines += 1 if w == "a" else -1 if w == "b" else 0
     scoop = "a" if lines == 3 else "b" if lines == -3 else None
     bonus = SCOOP_BONUS if scoop == "a" else -SCOOP_BONUS if scoop == "b" else 0
     diff = value_a.royalties - value_b.royalties
-    return Matchup(a, b, rows, lines, scoop, diff, lines + bonus + diff)
+    return _new_tuple(Matchup, (a, b, rows, lines, scoop, diff, lines + bonus + diff))
+
+
+def _row_winner(a: tuple[int, ...], b: tuple[int, ...]) -> str:
+    return "a" if a > b else "b" if b > a else "tie"
 
 
 def score_hand(seats: Sequence[Seat]) -> HandScore:
     """The showdown of a 3-player hand: every pair settled, totals summing to 0."""
     if len(seats) != PLAYERS:
-        raise InvalidInputError(InputProblem(("players",), f"a hand has exactly {PLAYERS} players, not {len(seats)}", "wrong_player_count"))
+        raise InvalidInputError(problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(seats)))
     table = [c for seat in seats for c in seat.board.cards()]
     if len(set(table)) != len(table):
         located = [(("players", s, "board", r.value, i), c) for s, seat in enumerate(seats) for r in ROWS for i, c in enumerate(seat.board.row(r))]
@@ -398,7 +440,7 @@ def score_hand(seats: Sequence[Seat]) -> HandScore:
     for m in matchups:
         totals[m.a] += m.points_a
         totals[m.b] -= m.points_a
-    players = tuple(PlayerScore(s, totals[s], values[s]) for s in range(PLAYERS))
+    players = tuple([_new_tuple(PlayerScore, (s, totals[s], values[s])) for s in range(PLAYERS)])
     # The button stays put in any hand in which someone played Fantasyland.
     return HandScore(players, matchups, not any(seat.fantasyland.active for seat in seats))
 
@@ -445,9 +487,9 @@ def validate_hand(dealer: int, fantasyland: Sequence[Fantasyland], actions: Sequ
     """Replay a whole hand record. The first illegal action stops the replay and is reported with its
     index; a legal, complete record is scored and its discards revealed in discard order."""
     if len(fantasyland) != PLAYERS:
-        raise InvalidInputError(InputProblem(("players",), f"a hand has exactly {PLAYERS} players", "wrong_player_count"))
+        raise InvalidInputError(problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(fantasyland)))
     if not 0 <= dealer < PLAYERS:
-        raise InvalidInputError(InputProblem(("dealer",), "the dealer is seat 0, 1 or 2", "bad_seat"))
+        raise InvalidInputError(problem(DOMAIN, ("dealer",), ProblemCode.BAD_SEAT))
     for s, fl in enumerate(fantasyland):
         check_fantasyland(fl, ("players", s, "fantasyland"))
     order = turn_order(dealer, fantasyland)
@@ -463,14 +505,15 @@ def validate_hand(dealer: int, fantasyland: Sequence[Fantasyland], actions: Sequ
         discards += [Discard(action.seat, c, index) for c in action.discard]
     if len(actions) < len(order):
         seat, round_ = order[len(actions)]
-        missing = Violation("record_incomplete", f"the record ends before every board is complete: seat {seat} has not acted in {_round_name(round_)}", index=len(actions))
+        missing = violation(DOMAIN, MoveViolation.RECORD_INCOMPLETE, index=len(actions), seat=seat, **_round_params(round_))
         return HandRecordResult(False, (missing,), tuple(boards))
     score = score_hand([Seat(b, fl) for b, fl in zip(boards, fantasyland)])
     return HandRecordResult(True, (), tuple(boards), score, tuple(discards))
 
 
-def _round_name(round_: Round) -> str:
-    return "the Fantasyland set" if round_ == FANTASYLAND_ROUND else f"round {round_}"
+def _round_params(round_: Round) -> dict[str, object]:
+    """The text parameters naming a round: "round 3" or "the Fantasyland set"."""
+    return {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
 
 
 def _action_problems(
@@ -482,18 +525,21 @@ def _action_problems(
     dealt_so_far: set[Card],
 ) -> list[Violation]:
     if index >= len(order):
-        return [Violation("action_after_hand_end", "every board is already complete", index=index)]
+        return [violation(DOMAIN, MoveViolation.ACTION_AFTER_HAND_END, index=index)]
     seat, round_ = order[index]
     if action.seat != seat:
-        return [Violation("out_of_turn", f"seat {seat} acts now ({_round_name(round_)}), not seat {action.seat}", index=index)]
+        return [violation(DOMAIN, MoveViolation.OUT_OF_TURN, index=index, seat=seat, actual=action.seat, **_round_params(round_))]
     problems = []
     reused = [c for c in action.dealt if c in dealt_so_far]
     if reused:
-        problems.append(Violation("card_dealt_twice", "a 52-card deck deals each card once in a hand", _distinct(reused), index))
+        problems.append(violation(DOMAIN, MoveViolation.CARD_DEALT_TWICE, _distinct(reused), index))
     move = validate_move(boards[seat], round_, action.dealt, action.placement, action.discard)
-    problems += [Violation(v.code, v.message, v.cards, index) for v in move.violations]
+    problems += [replace(v, index=index) for v in move.violations]
     # A Fantasyland player is dealt the count it entered with, not just any of 14-17.
     expected = fantasyland[seat].cards
     if round_ == FANTASYLAND_ROUND and len(action.dealt) != expected and not any(p.code == "wrong_deal_size" for p in problems):
-        problems.append(Violation("wrong_deal_size", f"this Fantasyland player is dealt {expected} cards, not {len(action.dealt)}", _distinct(action.dealt), index))
+        problems.append(violation(
+            DOMAIN, MoveViolation.WRONG_DEAL_SIZE, _distinct(action.dealt), index,
+            case="fantasyland_player", expected=expected, actual=len(action.dealt),
+        ))  # fmt: skip
     return problems

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations, combinations_with_replacement
 
+from service.rules import messages
 from service.rules.cards import CARD_BY_TEXT, DECK, Card
 from service.rules.hand_value import HandValue
 
@@ -46,12 +47,9 @@ RUNG = {
     Category.STRAIGHT_FLUSH: 9, Category.ROYAL_FLUSH: 9,
 }  # fmt: skip
 
-LABELS = {
-    Category.HIGH_CARD: "High card", Category.PAIR: "Pair", Category.TWO_PAIR: "Two pair",
-    Category.TRIPS: "Three of a kind", Category.STRAIGHT: "Straight", Category.FLUSH: "Flush",
-    Category.FULL_HOUSE: "Full house", Category.QUADS: "Four of a kind",
-    Category.STRAIGHT_FLUSH: "Straight flush", Category.ROYAL_FLUSH: "Royal flush",
-}  # fmt: skip
+LABELS = {c: messages.text("ofc-pineapple", f"label.{c.value}") for c in Category}
+"""English labels (the catalog's; the HTTP layer renders them in the client's language). Pineapple OFC is
+the only game ranked here, so its catalog domain holds them."""
 
 _SUIT_SHIFT = 39
 _RANK_MASK = (1 << _SUIT_SHIFT) - 1

@@ -489,3 +489,43 @@ def test_validate_schema_422s(post, change, pointer):
 def test_validate_accepts_200_actions(post):
     status, body = post("big-two/games/validate", record(SLAM + [pass_(1)] * (200 - len(SLAM))))
     assert (status, body["legal"], body["violations"][0]["index"]) == (200, False, 13)
+
+
+# ---- Traditional Chinese (Accept-Language: zh-TW): the rule book's words, the same codes and numbers --------
+
+ZH = {"Accept-Language": "zh-TW"}
+
+
+@pytest.mark.parametrize(
+    ("cards", "label"),
+    [("3c", "單張"), ("3c 3d", "對子"), ("3c 4d 5h 6s 7c", "順子"), ("3c 3d 3h 4s 4c", "葫蘆"), ("9s 9h 9d 9c 3h", "鐵支"),
+     ("3c 4c 5c 6c 7c", "同花順"), ("Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Jh Qs Kc", "一條龍"), ("Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh", "一條青龍")],
+)  # fmt: skip
+def test_classify_labels_in_the_rule_books_words(post, cards, label):
+    english = post("big-two/plays/classify", {"cards": cards.split()})[1]
+    status, body = post("big-two/plays/classify", {"cards": cards.split()}, headers=ZH)
+    assert status == 200 and body["hand"]["label"] == label
+    assert {**body, "hand": {**body["hand"], "label": None}} == {**english, "hand": {**english["hand"], "label": None}}
+
+
+def test_move_not_higher_in_chinese(post):
+    status, body = post("big-two/moves/validate", move("3c 7d Jh Js 2h", "Qd Qc", "play", "Jh Js"), headers=ZH)
+    assert status == 200
+    assert body["violations"] == [{"code": "not_higher", "message": "對子 Js Jh 壓不過對子 Qd Qc（比桌面小）", "cards": ["Js", "Jh"]}]
+
+
+def test_score_factor_reasons_in_the_rule_books_words(post):
+    status, body = post("big-two/games/score", WORKED, headers=ZH)
+    english = post("big-two/games/score", WORKED)[1]
+    assert status == 200
+    assert [f["reason"] for f in body["winner"]["factors"]] == ["老二收尾：最後一手牌含 2 張 2，每張 ×2"]
+    assert [[f["reason"] for f in loser["factors"]] for loser in body["losers"]] == [
+        ["剩 7 張以下"], ["剩 8–9 張", "老二未出：手上還有 1 張 2，每張 ×2"], ["剩 10–12 張", "怪物未出：剩餘手牌還組得出鐵支（只算一次）"],
+    ]  # fmt: skip
+    strip = lambda score: [[{**f, "reason": None} for f in p["factors"]] for p in (score["winner"], *score["losers"])]  # noqa: E731
+    assert strip(body) == strip(english) and body["winner"]["points"] == english["winner"]["points"] == 3960
+
+
+def test_validate_first_illegal_action_in_chinese(post):
+    status, body = post("big-two/games/validate", record([play(1, "2c 2d")]), headers=ZH)
+    assert (status, body["violations"]) == (200, [{"code": "not_your_turn", "message": "現在輪到座位 0，不是座位 1", "index": 0}])

@@ -413,3 +413,34 @@ def test_fast_load_equals_load(body):
 )  # fmt: skip
 def test_fast_load_declines_what_the_schema_refuses(body):
     assert api.JokerThirteenRoundScoreRequest.fast_load(body) is None
+
+
+# ---- Traditional Chinese (Accept-Language: zh-TW): the rule book's words, the same codes and numbers --------
+
+ZH = {"Accept-Language": "zh-TW"}
+
+
+@pytest.mark.parametrize(
+    ("dun", "text", "label"),
+    [("head", "JK JK JK", "鬼三條"), ("middle", "2c 2d 2h 2s 2s", "正五枚"), ("middle", "Ac Ad Ah JK JK", "鬼五枚"),
+     ("tail", "Ah Kh 5h 2h JK", "對子同花"), ("tail", "As Ks 9s JK JK", "雙對的對子同花"), ("head", "Kh 9d 4c", "烏龍")],
+)  # fmt: skip
+def test_labels_in_the_rule_books_words(post, dun, text, label):
+    english = post("joker-thirteen/duns/evaluate", {"dun": dun, "cards": text.split()})[1]
+    status, body = post("joker-thirteen/duns/evaluate", {"dun": dun, "cards": text.split()}, headers=ZH)
+    assert status == 200 and body["hand"]["label"] == label
+    assert {**body["hand"], "label": None} == {**english["hand"], "label": None} and body["bonus"] == english["bonus"]
+
+
+def test_xianggong_in_chinese(post):
+    body = {"head": ["9h", "9d", "Kc"], "middle": ["9c", "9s", "5d", "4h", "3c"], "tail": ["Ts", "Js", "Qs", "Ks", "JK"]}
+    status, answer = post("joker-thirteen/arrangements/validate", body, headers=ZH)
+    assert (status, [(v["code"], v["message"]) for v in answer["violations"]]) == (200, [("head_not_below_middle", "相公：頭墩一定要比中墩小（單張也要算進去）")])
+
+
+@pytest.mark.parametrize(("dun", "cards", "name"), [("head", "As Ks Qs Js Ts", "頭墩"), ("middle", "As Ks Qs", "中墩"), ("tail", "As Ks Qs Js", "尾墩")])
+def test_wrong_dun_size_is_422_naming_the_dun(post, dun, cards, name):
+    status, body = post("joker-thirteen/duns/evaluate", {"dun": dun, "cards": cards.split()}, headers=ZH)
+    size = 3 if dun == "head" else 5
+    assert status == 422
+    assert body["errors"] == [{"pointer": "/cards", "message": f"{name}剛好是 {size} 張，不是 {len(cards.split())} 張"}]

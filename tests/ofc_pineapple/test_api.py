@@ -107,3 +107,31 @@ def test_strict_types_no_truthy_strings(post):
     board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "3s"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
     status, body = post("ofc-pineapple/boards/evaluate", {"board": board, "fantasyland": {"active": "yes"}})
     assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/fantasyland/active"]
+
+
+# ---- Traditional Chinese (Accept-Language: zh-TW): the rule book's words, the same codes and numbers --------
+
+ZH = {"Accept-Language": "zh-TW"}
+
+
+def test_rows_evaluate_labels_in_the_rule_books_words(post):
+    status, body = post("ofc-pineapple/rows/evaluate", {"row": "bottom", "cards": ["9s", "9h", "9d", "9c", "2s"]}, headers=ZH)
+    assert (status, body) == (200, {"hand": {"category": "quads", "label": "鐵支", "strength": [8, 9, 2], "cards": ["9s", "9h", "9d", "9c", "2s"]}, "royalty": 10})
+    status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As"]}, headers=ZH)
+    assert body["hand"]["label"] == "一對"
+
+
+def test_moves_validate_messages_name_the_rows_頭道_中道_尾道(post):
+    body = {"board": {"top": ["Kh", "Qh", "Jh"]}, "round": 2, "dealt": ["Ks", "7c", "2d"], "placement": {"top": ["Ks"], "bottom": ["7c"]}, "discard": ["2d"]}
+    status, answer = post("ofc-pineapple/moves/validate", body, headers=ZH)
+    assert status == 200
+    assert answer["violations"] == [
+        {"code": "board_not_at_round", "message": "第 2 輪開始時牌面上應該有 5 張牌，不是 3 張"},
+        {"code": "row_overflow", "message": "頭道只能放 3 張，已經擺滿", "cards": ["Ks"]},
+    ]
+
+
+def test_impossible_row_is_422_in_chinese_at_the_same_pointer(post):
+    status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As", "2c", "3c"]}, headers=ZH)
+    assert status == 422 and body["title"] == "輸入無效"
+    assert body["errors"] == [{"pointer": "/cards", "message": "頭道剛好是 3 張，不是 5 張"}]

@@ -1,0 +1,605 @@
+"""Every human text the service answers, in English (``en``) and Traditional Chinese (``zh-TW``).
+
+Pure data and formatting, no web imports: the rules core builds each ``Violation``/``InputProblem`` with a
+machine ``code`` and named ``params`` and keeps ``message`` = the English rendering (so the core stays a
+usable library); the HTTP layer renders the same entry in the language the client negotiated.
+
+The catalog is ``CATALOG[domain][key]``. Domains: one per game (``ofc-pineapple``, ``joker-thirteen``,
+``big-two``, the API's game ids), ``cards`` (card notation and "a card twice", shared by the games; a game's
+look-ups fall back to it), ``http`` (problem titles and details, the games list), ``schema`` (marshmallow's
+own messages) and ``json`` (Python's JSON decoder messages). Keys:
+
+* ``code``: a violation or input-problem code, exactly as answered;
+* ``code/case``: one of several texts of one code, chosen by the ``case`` parameter (an ICU-style select:
+  Big Two's ``wrong_card_count`` names a play, a loser's cards, a seat's deal or a hand);
+* ``label.<category>``: a hand value's label (``label.pair_flush/two_pairs`` for Joker Thirteen's variant);
+* ``term.<name>``, ``reason.<code>``, ``factor.<code>``: row and dun names, Big Two's compare reasons and
+  its multiplier factors' reasons.
+
+Templates use ``{name}`` placeholders; ``{name:label}``, ``{name:term}`` and ``{name:reason}`` render a code
+(or a list of codes) through the domain's ``label.``/``term.``/``reason.`` entries in the same language,
+``{name:messages}`` renders a list of ``(code, params)`` pairs (nested violations), ``{name:json}`` a JSON
+decoder message. Some English templates show a code raw where the Chinese one names it
+(``the {row} row`` / ``{row:term}``): the English wording is the service's established text.
+
+The Chinese words are each rule book's own: OFC 頭道/中道/尾道, 爆牌, 獎分, 范特西; Joker Thirteen
+頭墩/中墩/尾墩, 相公, 正五枚, 鬼五枚, 對子同花, 鬼三條, 烏龍; Big Two 單張/對子/順子/葫蘆/鐵支/同花順,
+一條龍/一條青龍, 怪物, 起牌/跟牌, PASS, 大滿貫, 梅花 3 收尾, 老二收尾, 怪物收尾, 老二未出, 怪物未出.
+"""
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import Any, NamedTuple
+
+EN = "en"
+ZH_TW = "zh-TW"
+LANGUAGES = (EN, ZH_TW)
+DEFAULT_LANGUAGE = EN
+
+CASE = "case"  # the parameter that selects among a code's texts; never shown
+
+
+class Text(NamedTuple):
+    """One entry: the English and the Traditional Chinese template."""
+
+    en: str
+    zh_tw: str
+
+    def in_(self, language: str) -> str:
+        return self.zh_tw if language == ZH_TW else self.en
+
+
+T = Text
+
+# --- shared by the games: card notation and "a card twice" --------------------------------------------
+
+CARDS: dict[str, Text] = {
+    "not_a_card": T(
+        "{text} is not a card: use rank 2-9/T/J/Q/K/A then suit c/d/h/s, e.g. 'As'",
+        "{text} 不是一張牌：請寫點數 2-9/T/J/Q/K/A 再寫花色 c/d/h/s，例如 'As'",
+    ),
+    "joker_not_allowed": T("a joker (JK) is not a card of this game", "這個遊戲沒有鬼牌（JK）"),
+    "duplicate_card/once": T(
+        "{card} appears more often than the deck holds it (once)",
+        "{card} 出現的次數比整副牌裡的張數多（只有 1 張）",
+    ),
+    "duplicate_card/many": T(
+        "{card} appears more often than the deck holds it ({copies} times)",
+        "{card} 出現的次數比整副牌裡的張數多（只有 {copies} 張）",
+    ),
+}
+
+# --- Pineapple OFC (大菠蘿) --------------------------------------------------------------------------
+
+OFC: dict[str, Text] = {
+    # hand values (the 3-card top row only knows high card, pair and trips)
+    "label.high_card": T("High card", "高牌"),
+    "label.pair": T("Pair", "一對"),
+    "label.two_pair": T("Two pair", "兩對"),
+    "label.trips": T("Three of a kind", "三條"),
+    "label.straight": T("Straight", "順子"),
+    "label.flush": T("Flush", "同花"),
+    "label.full_house": T("Full house", "葫蘆"),
+    "label.quads": T("Four of a kind", "鐵支"),
+    "label.straight_flush": T("Straight flush", "同花順"),
+    "label.royal_flush": T("Royal flush", "皇家同花順"),
+    "term.top": T("top", "頭道"),
+    "term.middle": T("middle", "中道"),
+    "term.bottom": T("bottom", "尾道"),
+    # moves/validate
+    "board_not_at_round/round": T(
+        "round {round} starts from a board of {expected} cards, not {actual}",
+        "第 {round} 輪開始時牌面上應該有 {expected} 張牌，不是 {actual} 張",
+    ),
+    "board_not_at_round/fantasyland": T(
+        "the first set of a Fantasyland hand starts from a board of {expected} cards, not {actual}",
+        "范特西那一手要從 {expected} 張的空牌面開始擺，不是 {actual} 張",
+    ),
+    "wrong_deal_size/round": T(
+        "{expected} cards are dealt in this round, not {actual}",
+        "這一輪發 {expected} 張牌，不是 {actual} 張",
+    ),
+    "wrong_deal_size/fantasyland_player": T(
+        "this Fantasyland player is dealt {expected} cards, not {actual}",
+        "這位范特西玩家拿 {expected} 張牌，不是 {actual} 張",
+    ),
+    "duplicate_on_board": T("{card} is on the board twice", "{card} 在牌面上出現兩次"),
+    "duplicate_in_deal": T("{card} is dealt twice", "{card} 發了兩次"),
+    "card_already_on_board": T("a dealt card is already on the board", "發到的牌已經擺在牌面上"),
+    "card_seen_elsewhere": T(
+        "a card of this board or deal is also visible elsewhere (seen)",
+        "這個牌面或這次發的牌也出現在別處（seen）",
+    ),
+    "card_used_twice": T("{card} is placed or discarded twice", "{card} 擺了或棄了兩次"),
+    "card_not_dealt": T(
+        "only the cards dealt this round may be placed or discarded",
+        "只能擺放或棄掉這一輪發到的牌",
+    ),
+    "wrong_placement_size": T(
+        "this round places {expected} cards, not {actual}",
+        "這一輪要擺 {expected} 張，不是 {actual} 張",
+    ),
+    "wrong_discard_size": T(
+        "this round discards {expected} cards, not {actual}",
+        "這一輪要棄 {expected} 張，不是 {actual} 張",
+    ),
+    "row_overflow": T("the {row} row holds only {size} cards", "{row:term}只能放 {size} 張，已經擺滿"),
+    # hands/validate (whole hand records)
+    "record_incomplete/round": T(
+        "the record ends before every board is complete: seat {seat} has not acted in round {round}",
+        "牌譜在三家擺滿之前就結束了：座位 {seat} 還沒有在第 {round} 輪擺牌",
+    ),
+    "record_incomplete/fantasyland": T(
+        "the record ends before every board is complete: seat {seat} has not acted in the Fantasyland set",
+        "牌譜在三家擺滿之前就結束了：座位 {seat} 還沒有擺范特西的牌",
+    ),
+    "action_after_hand_end": T("every board is already complete", "三家的牌面都已經擺滿"),
+    "out_of_turn/round": T(
+        "seat {seat} acts now (round {round}), not seat {actual}",
+        "現在輪到座位 {seat}（第 {round} 輪），不是座位 {actual}",
+    ),
+    "out_of_turn/fantasyland": T(
+        "seat {seat} acts now (the Fantasyland set), not seat {actual}",
+        "現在輪到座位 {seat}（擺范特西的牌），不是座位 {actual}",
+    ),
+    "card_dealt_twice": T(
+        "a 52-card deck deals each card once in a hand",
+        "一副 52 張的牌，同一手裡每張牌只會發一次",
+    ),
+    # impossible input (422)
+    "wrong_row_size": T(
+        "the {row} row holds exactly {size} cards, not {actual}",
+        "{row:term}剛好是 {size} 張，不是 {actual} 張",
+    ),
+    "fantasyland_cards/active": T(
+        "a player in Fantasyland was dealt 14, 15, 16 or 17 cards",
+        "在范特西的玩家拿到的牌是 14、15、16 或 17 張",
+    ),
+    "fantasyland_cards/inactive": T(
+        "cards is only given for a player in Fantasyland (active: true)",
+        "只有在范特西的玩家（active: true）才填 cards",
+    ),
+    "wrong_player_count": T(
+        "a hand has exactly {players} players, not {actual}",
+        "一手牌剛好是 {players} 人，不是 {actual} 人",
+    ),
+    "bad_seat": T("the dealer is seat 0, 1 or 2", "莊家是座位 0、1 或 2"),
+    # request schema
+    "invalid_round": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
+}
+
+# --- Joker Thirteen (鬼牌十三支加一色) ---------------------------------------------------------------
+
+JOKER_THIRTEEN: dict[str, Text] = {
+    "label.real_five": T("Five of a kind (real cards)", "正五枚"),
+    "label.joker_five": T("Five of a kind with jokers", "鬼五枚"),
+    "label.straight_flush": T("Straight flush", "同花順"),
+    "label.quads": T("Four of a kind", "鐵支"),
+    "label.full_house": T("Full house", "葫蘆"),
+    "label.pair_flush": T("Pair flush", "對子同花"),
+    "label.pair_flush/two_pairs": T("Pair flush, two pairs", "雙對的對子同花"),
+    "label.flush": T("Flush", "同花"),
+    "label.straight": T("Straight", "順子"),
+    "label.three_jokers": T("Three jokers", "鬼三條"),
+    "label.trips": T("Three of a kind", "三條"),
+    "label.two_pair": T("Two pair", "兩對"),
+    "label.pair": T("Pair", "一對"),
+    "label.high_card": T("High card", "烏龍"),
+    "term.head": T("head", "頭墩"),
+    "term.middle": T("middle", "中墩"),
+    "term.tail": T("tail", "尾墩"),
+    # arrangements/validate (and, at rounds/score, the same texts as 422 causes)
+    "wrong_head_size": T("the {dun} holds exactly {size} cards, not {actual}", "{dun:term}剛好是 {size} 張，不是 {actual} 張"),
+    "wrong_middle_size": T("the {dun} holds exactly {size} cards, not {actual}", "{dun:term}剛好是 {size} 張，不是 {actual} 張"),
+    "wrong_tail_size": T("the {dun} holds exactly {size} cards, not {actual}", "{dun:term}剛好是 {size} 張，不是 {actual} 張"),
+    "wrong_hand_size": T("a hand holds {size} cards, not {actual}", "每人手牌是 {size} 張，不是 {actual} 張"),
+    "too_many_copies": T(
+        "{card} appears more often than the deck holds it ({copies})",
+        "{card} 出現的次數比整副牌裡的張數多（只有 {copies} 張）",
+    ),
+    "card_not_in_hand": T("{card} is not in the hand", "{card} 不在手牌裡"),
+    "card_used_twice": T(
+        "{card} is placed more often than the hand holds it ({copies})",
+        "{card} 擺出的次數比手牌裡的張數多（手牌只有 {copies} 張）",
+    ),
+    "head_not_below_middle": T(
+        "相公: the head must be strictly smaller than the middle (kickers included)",
+        "相公：頭墩一定要比中墩小（單張也要算進去）",
+    ),
+    "middle_above_tail": T(
+        "相公: the middle must not be bigger than the tail",
+        "相公：中墩不能比尾墩大",
+    ),
+    # rounds/score
+    "wrong_player_count": T(
+        "a round has exactly {players} players, not {actual}",
+        "一局剛好是 {players} 人，不是 {actual} 人",
+    ),
+}
+
+# --- Taiwanese Big Two (台灣大老二) ------------------------------------------------------------------
+
+BIG_TWO: dict[str, Text] = {
+    "label.single": T("Single", "單張"),
+    "label.pair": T("Pair", "對子"),
+    "label.straight": T("Straight", "順子"),
+    "label.full_house": T("Full house", "葫蘆"),
+    "label.four_of_a_kind": T("Four of a kind", "鐵支"),
+    "label.straight_flush": T("Straight flush", "同花順"),
+    "label.dragon": T("Dragon", "一條龍"),
+    "label.green_dragon": T("Green dragon", "一條青龍"),
+    # why some cards are no play (plays/classify; a loser's last play at games/score)
+    "wrong_card_count/play": T("a play has 1, 2, 5 or 13 cards, not {count}", "出牌只能是 1、2、5 或 13 張，不是 {count} 張"),
+    "not_a_combination/two": T("two cards are a play only as a pair of one rank", "兩張牌只有同點數的對子才能出"),
+    "not_a_combination/pair_and_singles": T(
+        "a pair with three odd cards is not a combination",
+        "一個對子帶三張單張不是牌型",
+    ),
+    "not_a_combination/five": T(
+        "five cards of different ranks that are not one of the ten straights",
+        "五張點數不同的牌，但不是十種順子之一",
+    ),
+    "not_a_combination/thirteen": T(
+        "13 cards are a play only as a dragon (A to K, one of each rank)",
+        "13 張牌只有一條龍（A 到 K 各一張）才能出",
+    ),
+    "triple_not_a_combination/five": T(
+        "three of a kind with two odd cards is not a combination",
+        "三條帶兩張單張不是牌型",
+    ),
+    "triple_not_a_combination/short": T("three of a kind is not a combination", "三條不是牌型"),
+    "two_pair_not_a_combination": T("two pairs are not a combination", "兩對不是牌型"),
+    "four_without_kicker": T("four of a kind must be played with a fifth card", "鐵支一定要帶一張湊滿五張"),
+    "flush_not_a_combination": T(
+        "a flush is not a combination in Taiwanese Big Two",
+        "台灣大老二沒有同花這個牌型",
+    ),
+    "straight_crosses_two": T(
+        "a sequence cannot run past the 2 (J-Q-K-A-2, Q-K-A-2-3, K-A-2-3-4)",
+        "順子不能跨過 2（J-Q-K-A-2、Q-K-A-2-3、K-A-2-3-4 都不成順）",
+    ),
+    "duplicate_card/play": T("{these} appears more than once", "{these} 出現不只一次"),
+    "duplicate_card/table_and_play": T(
+        "{these} cannot be on the table and in the play",
+        "{these} 不能同時在桌面上和出的牌裡",
+    ),
+    "duplicate_card/hand_and_table": T(
+        "{these} appears more than once in the hand and the table",
+        "{these} 在手牌與桌面上出現不只一次",
+    ),
+    "joker_not_allowed/big_two": T("Big Two has no jokers", "大老二沒有鬼牌"),
+    # moves/validate, games/validate
+    "leader_cannot_pass": T("the leader must play; only a follower may pass", "起牌時不能 PASS，一定要出牌；只有跟牌時可以 PASS"),
+    "cards_with_pass": T("a pass plays no cards", "PASS 不出任何牌"),
+    "empty_play": T("a play needs cards", "出牌至少要有一張牌"),
+    "card_not_in_hand": T("{these} not in the hand", "{these} 不在手牌裡"),
+    "invalid_table": T("the table is not a valid play: {reasons:messages}", "桌面上的牌不是合法的牌型：{reasons:messages}"),
+    "dragon_needs_full_hand": T(
+        "a dragon is played only from a complete 13-card hand",
+        "一條龍只有在手牌還是完整 13 張時才能打",
+    ),
+    "different_combination": T(
+        "{play:label} {play_cards} does not beat {table:label} {table_cards} ({reason})",
+        "{play:label} {play_cards} 壓不過{table:label} {table_cards}（{reason:reason}）",
+    ),
+    "not_higher": T(
+        "{play:label} {play_cards} does not beat {table:label} {table_cards} ({reason})",
+        "{play:label} {play_cards} 壓不過{table:label} {table_cards}（{reason:reason}）",
+    ),
+    "cannot_beat_monster": T(
+        "{play:label} {play_cards} does not beat {table:label} {table_cards} ({reason})",
+        "{play:label} {play_cards} 壓不過{table:label} {table_cards}（{reason:reason}）",
+    ),
+    "cannot_beat_dragon": T(
+        "{play:label} {play_cards} does not beat {table:label} {table_cards} ({reason})",
+        "{play:label} {play_cards} 壓不過{table:label} {table_cards}（{reason:reason}）",
+    ),
+    "not_your_turn": T("it is seat {seat}'s turn, not seat {actual}'s", "現在輪到座位 {seat}，不是座位 {actual}"),
+    "action_after_game_end": T(
+        "the game ended when seat {seat} played its last card",
+        "座位 {seat} 出完最後一張牌時，這一局就已經結束",
+    ),
+    # plays/compare reasons (answered as codes; named inside the texts above)
+    "reason.higher_rank": T("higher rank", "點數較大"),
+    "reason.higher_suit": T("higher suit", "花色較大"),
+    "reason.higher_sequence": T("higher sequence", "順子排序較大"),
+    "reason.monster_beats_normal": T("a monster beats any normal combination", "怪物可以壓任何一般牌型"),
+    "reason.straight_flush_beats_quads": T("a straight flush beats any four of a kind", "同花順壓任何鐵支"),
+    "reason.dragon_beats_all": T("a dragon beats everything", "一條龍任何牌都壓得過"),
+    "reason.lower": T("lower", "比桌面小"),
+    "reason.equal": T("equal, not higher", "和桌面一樣大，不算更大"),
+    "reason.different_combination": T("a different combination", "牌型不同"),
+    "reason.normal_cannot_beat_monster": T("a normal combination cannot beat a monster", "一般牌型壓不過怪物"),
+    "reason.quads_cannot_beat_straight_flush": T("four of a kind cannot beat a straight flush", "鐵支壓不過同花順"),
+    "reason.nothing_beats_dragon": T("nothing beats a dragon", "任何牌都壓不過一條龍"),
+    "reason.invalid_table": T("the table is no valid play", "桌面上的牌不是合法的牌型"),
+    "reason.invalid_play": T("the play is no valid play", "出的牌不是合法的牌型"),
+    "reason.duplicate_card": T("a card is both on the table and in the play", "同一張牌同時在桌面上和出的牌裡"),
+    # games/score multiplier factors
+    "factor.cards_left_tier/13": T("13 cards left", "剩 13 張"),
+    "factor.cards_left_tier/10-12": T("10-12 cards left", "剩 10–12 張"),
+    "factor.cards_left_tier/8-9": T("8-9 cards left", "剩 8–9 張"),
+    "factor.cards_left_tier/0-7": T("7 or fewer cards left", "剩 7 張以下"),
+    "factor.twos_held": T("{count} two(s) still held, x2 each", "老二未出：手上還有 {count} 張 2，每張 ×2"),
+    "factor.monster_held": T("can still form {kinds} (counted once)", "怪物未出：剩餘手牌還組得出{kinds:label}（只算一次）"),
+    "factor.grand_slam": T(
+        "grand slam: the first player won and no one else played a card",
+        "大滿貫：贏家是第一個出牌的人，其餘三家整局一張牌都沒出過",
+    ),
+    "factor.three_of_clubs_finish": T("the last play holds the 3 of clubs", "梅花 3 收尾：最後一手牌包含梅花 3"),
+    "factor.twos_finish": T("{count} two(s) in the last play, x2 each", "老二收尾：最後一手牌含 {count} 張 2，每張 ×2"),
+    "factor.monster_finish": T("the last play is a {kind}", "怪物收尾：最後一手牌是{kind:label}"),
+    "factor.green_dragon_finish": T(
+        "the last play is a green dragon (x20 instead of x2)",
+        "一條青龍收尾：最後一手牌是一條青龍（×20，取代怪物收尾的 ×2）",
+    ),
+    # impossible input (422)
+    "invalid_base": T("the base is a positive whole number, not {value}", "底分是正整數，不是 {value}"),
+    "invalid_grand_slam": T("grand_slam is true or false", "grand_slam 只能是 true 或 false"),
+    "grand_slam_impossible": T(
+        "in a grand slam no loser has played a card, so each holds 13",
+        "大滿貫時輸家都沒出過牌，所以每人都還有 13 張",
+    ),
+    "wrong_player_count/losers": T("a game has 3 losers, not {count}", "一局有 3 位輸家，不是 {count} 位"),
+    "wrong_player_count/seats": T("Big Two is dealt to 4 seats, not {count}", "大老二發給 4 個座位，不是 {count} 個"),
+    "wrong_card_count/loser": T("a loser has 1 to 13 cards left, not {count}", "輸家剩 1 到 13 張牌，不是 {count} 張"),
+    "wrong_card_count/seat": T("each seat is dealt 13 cards, not {count}", "每個座位發 13 張牌，不是 {count} 張"),
+    "wrong_card_count/hand": T("a Big Two hand has 1 to 13 cards, not {count}", "大老二的手牌是 1 到 13 張，不是 {count} 張"),
+    "invalid_seat": T("a seat is 0-3, not {value}", "座位是 0-3，不是 {value}"),
+    "unknown_action_type": T("{value} is not play or pass", "{value} 不是 play 或 pass"),
+}
+
+# --- the HTTP layer: problem titles and details, the games list --------------------------------------
+
+HTTP: dict[str, Text] = {
+    "title.400": T("Malformed JSON", "JSON 格式錯誤"),
+    "title.404": T("Not found", "找不到"),
+    "title.405": T("Method not allowed", "不允許的方法"),
+    "title.413": T("Request body too large", "請求內容太大"),
+    "title.415": T("Unsupported media type", "不支援的媒體類型"),
+    "title.422": T("Invalid input", "輸入無效"),
+    "title.500": T("Internal error", "內部錯誤"),
+    "title.other": T("Error", "錯誤"),
+    "detail.not_json": T(
+        "Send the request body as JSON with Content-Type: application/json.",
+        "請以 JSON 傳送請求內容，並帶上 Content-Type: application/json。",
+    ),
+    "detail.malformed_json/decode": T(
+        "The body is not valid JSON: {message:json}: line {line} column {column} (char {char})",
+        "請求內容不是有效的 JSON：{message:json}，在第 {line} 行第 {column} 欄（字元位置 {char}）",
+    ),
+    "detail.malformed_json/other": T("The body is not valid JSON: {error}", "請求內容不是有效的 JSON：{error}"),
+    "detail.chunked_unreadable": T(
+        "The chunked request body could not be read to its end.",
+        "分塊傳送的請求內容無法完整讀取。",
+    ),
+    "detail.too_deep": T(
+        "The body nests arrays and objects deeper than {depth} levels, which no request of this service needs.",
+        "請求內容的陣列與物件巢狀超過 {depth} 層，本服務沒有任何請求需要這麼深。",
+    ),
+    "detail.schema": T("The request does not match the schema: {errors}", "請求內容不符合結構定義：{errors}"),
+    "detail.impossible": T("The request cannot be computed: {errors}", "請求內容無法計算：{errors}"),
+    "detail.error": T("{pointer}: {message}", "{pointer}：{message}"),
+    "detail.truncated": T(
+        "{count} problems; the first {listed} are listed. ",
+        "共 {count} 個問題，只列出前 {listed} 個。",
+    ),
+    "detail.internal": T(
+        "The service failed to answer this request; it has been logged.",
+        "服務無法回答這個請求；這個錯誤已經記錄下來。",
+    ),
+    # werkzeug's own descriptions of the failures it raises outside our routes
+    "detail.bad_request": T(
+        "The browser (or proxy) sent a request that this server could not understand.",
+        "瀏覽器（或代理伺服器）送來的請求，伺服器無法理解。",
+    ),
+    "detail.not_found": T(
+        "The requested URL was not found on the server. If you entered the URL manually please check your"
+        " spelling and try again.",
+        "伺服器上找不到這個網址。如果網址是手動輸入的，請檢查拼字後再試一次。",
+    ),
+    "detail.method_not_allowed": T(
+        "The method is not allowed for the requested URL.",
+        "這個網址不接受這個 HTTP 方法。",
+    ),
+    "detail.too_large": T(
+        "The data value transmitted exceeds the capacity limit.",
+        "傳送的資料超過服務接受的大小上限。",
+    ),
+    "games.ofc-pineapple.deck": T("one standard 52-card deck", "一副 52 張撲克牌，沒有鬼牌"),
+    "games.joker-thirteen.deck": T(
+        "52 cards, a second identical spade suit and 3 jokers",
+        "標準 52 張，多一組完全相同的黑桃，再加 3 張鬼牌",
+    ),
+    "games.big-two.deck": T("one standard 52-card deck", "一副 52 張撲克牌，不含鬼牌"),
+}
+
+# --- marshmallow's own messages (request schema errors), matched by their English text ---------------
+
+SCHEMA: dict[str, Text] = {
+    "unknown": T("Unknown field.", "未知的欄位"),
+    "type": T("Invalid input type.", "輸入的型別無效"),
+    "required": T("Missing data for required field.", "缺少必填欄位"),
+    "null": T("Field may not be null.", "這個欄位不能是 null"),
+    "validator_failed": T("Invalid value.", "值無效"),
+    "string.invalid": T("Not a valid string.", "不是有效的字串"),
+    "string.invalid_utf8": T("Not a valid utf-8 string.", "不是有效的 UTF-8 字串"),
+    "integer.invalid": T("Not a valid integer.", "不是有效的整數"),
+    "number.invalid": T("Not a valid number.", "不是有效的數字"),
+    "number.too_large": T("Number too large.", "數字太大"),
+    "boolean.invalid": T("Not a valid boolean.", "不是有效的布林值（true 或 false）"),
+    "list.invalid": T("Not a valid list.", "不是有效的陣列"),
+    "nested.type": T("Invalid type.", "型別無效"),
+    "length.equal": T("Length must be {equal}.", "長度必須是 {equal}"),
+    "length.between": T("Length must be between {min} and {max}.", "長度必須介於 {min} 到 {max} 之間"),
+    "length.min": T("Shorter than minimum length {min}.", "長度少於最小長度 {min}"),
+    "length.max": T("Longer than maximum length {max}.", "長度超過最大長度 {max}"),
+    "one_of": T("Must be one of: {choices}.", "必須是下列之一：{choices}"),
+    "range.between": T(
+        "Must be greater than or equal to {min} and less than or equal to {max}.",
+        "必須大於或等於 {min}，且小於或等於 {max}",
+    ),
+    "range.min": T("Must be greater than or equal to {min}.", "必須大於或等於 {min}"),
+    "range.max": T("Must be less than or equal to {max}.", "必須小於或等於 {max}"),
+}
+
+# --- Python's JSON decoder messages (inside a 400's detail), matched by their English text -----------
+
+JSON: dict[str, Text] = {
+    "expecting_value": T("Expecting value", "這裡應該要有一個值"),
+    "expecting_property_name": T(
+        "Expecting property name enclosed in double quotes",
+        "這裡應該要有用雙引號括起來的屬性名稱",
+    ),
+    "expecting_colon": T("Expecting ':' delimiter", "這裡應該要有 ':'"),
+    "expecting_comma": T("Expecting ',' delimiter", "這裡應該要有 ','"),
+    "extra_data": T("Extra data", "JSON 結束後還有多餘的資料"),
+    "unterminated_string": T("Unterminated string starting at", "字串沒有結尾，字串開頭在"),
+    "invalid_control_character": T("Invalid control character at", "無效的控制字元，位置在"),
+    "invalid_control_character_named": T("Invalid control character {char} at", "無效的控制字元 {char}，位置在"),
+    "invalid_escape": T("Invalid \\escape", "無效的跳脫字元 \\"),
+    "invalid_escape_named": T("Invalid \\escape: {char}", "無效的跳脫字元：{char}"),
+    "invalid_unicode_escape": T("Invalid \\uXXXX escape", "無效的 \\uXXXX 跳脫字元"),
+}
+
+CATALOG: dict[str, dict[str, Text]] = {
+    "cards": CARDS,
+    "ofc-pineapple": OFC,
+    "joker-thirteen": JOKER_THIRTEEN,
+    "big-two": BIG_TWO,
+    "http": HTTP,
+    "schema": SCHEMA,
+    "json": JSON,
+}
+GAMES = ("ofc-pineapple", "joker-thirteen", "big-two")
+FALLBACK = {game: ("cards",) for game in GAMES}
+"""Where a domain's look-up continues when the domain has no such key."""
+PATTERN_DOMAINS = ("schema", "json", "http")
+"""Domains whose texts also arrive as plain English strings (from marshmallow, the JSON decoder, werkzeug,
+other modules of the HTTP layer) and are recognised by ``match``."""
+
+LIST_SEPARATOR = {EN: ", ", ZH_TW: "、"}
+MESSAGE_SEPARATOR = {EN: "; ", ZH_TW: "；"}
+REFERENCES = ("label", "term", "reason")
+
+
+# --- rendering ---------------------------------------------------------------------------------------
+
+
+def message_key(code: str, params: Mapping[str, Any] | None = None) -> str:
+    """The catalog key of a code with these parameters: ``code``, or ``code/case`` when a case is given."""
+    case = params.get(CASE) if params else None
+    return code if case is None else f"{code}/{case}"
+
+
+def lookup(domain: str, key: str) -> Text | None:
+    """The entry for ``key`` in ``domain`` or in the domains it falls back to; None when there is none."""
+    for name in (domain, *FALLBACK.get(domain, ())):
+        entry = CATALOG.get(name, {}).get(key)
+        if entry is not None:
+            return entry
+    return None
+
+
+def text(domain: str, key: str, language: str = EN) -> str:
+    """The bare template of an entry (``KeyError`` when there is none): for fixed texts like labels."""
+    entry = lookup(domain, key)
+    if entry is None:
+        raise KeyError(f"no text {key!r} in {domain!r}")
+    return entry.in_(language)
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, domain: str, language: str):
+        super().__init__()
+        self.domain = domain
+        self.language = language
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec in REFERENCES:
+            items = value if isinstance(value, (list, tuple)) else (value,)
+            return LIST_SEPARATOR[self.language].join(text(self.domain, f"{format_spec}.{v}", self.language) for v in items)
+        if format_spec == "messages":
+            return MESSAGE_SEPARATOR[self.language].join(
+                render(self.domain, code, params, self.language) for code, params in value
+            )
+        if format_spec == "json":
+            return translate(str(value), self.language, domains=("json",))
+        if isinstance(value, (list, tuple)):
+            return LIST_SEPARATOR[self.language].join(str(v) for v in value)
+        return format(value, format_spec)
+
+
+def render(domain: str, code: str, params: Mapping[str, Any] | None = None, language: str = EN) -> str:
+    """The text of ``code`` (with its ``case``) and ``params`` in ``language``.
+
+    ``KeyError`` when the catalog has no such text: every code the cores emit has one (tests/test_i18n.py).
+    """
+    params = params or {}
+    template = text(domain, message_key(code, params), language)
+    return _Formatter(domain, language).vformat(template, (), params)
+
+
+def placeholders(template: str) -> set[str]:
+    """The parameter names a template uses (without their ``:label``-style formats)."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# --- recognising English texts that arrive as plain strings -----------------------------------------
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = []
+    for literal, name, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if name:
+            parts.append(f"(?P<{name}>.+?)")
+    return re.compile("".join(parts), re.DOTALL)
+
+
+MIN_LITERAL = 6
+"""A template with less fixed text than this (``{pointer}: {message}``) would match almost any string: it is
+never used to recognise one."""
+
+
+@cache
+def _patterns(domains: tuple[str, ...]) -> list[tuple[re.Pattern[str], str, str]]:
+    """(pattern of the English template, domain, key), longest literal text first: "Length must be {equal}."
+    must not swallow "Length must be between {min} and {max}."."""
+    found = []
+    for domain in domains:
+        for key, entry in CATALOG[domain].items():
+            literal = "".join(part for part, _, _, _ in string.Formatter().parse(entry.en))
+            if len(literal) >= MIN_LITERAL:
+                found.append((len(literal), _pattern(entry.en), domain, key))
+    found.sort(key=lambda item: -item[0])
+    return [(pattern, domain, key) for _, pattern, domain, key in found]
+
+
+def match(english: str, domains: Iterable[str] = PATTERN_DOMAINS) -> tuple[str, str, dict[str, str]] | None:
+    """(domain, key, params) of the entry whose English template ``english`` is, or None."""
+    for pattern, domain, key in _patterns(tuple(domains)):
+        found = pattern.fullmatch(english)
+        if found:
+            return domain, key, found.groupdict()
+    return None
+
+
+def translate(english: str, language: str, domains: Iterable[str] = PATTERN_DOMAINS) -> str:
+    """``english`` in ``language`` when it is one of the catalog's English texts, else unchanged."""
+    if language == EN:
+        return english
+    found = match(english, tuple(domains))
+    if found is None:
+        return english
+    domain, key, params = found
+    template = CATALOG[domain][key].in_(language)
+    return _Formatter(domain, language).vformat(template, (), params)
+
+
+def label_keys(domain: str) -> dict[str, str]:
+    """A game's hand labels: English label -> catalog key (``label.pair_flush/two_pairs`` ...)."""
+    return {entry.en: key for key, entry in CATALOG[domain].items() if key.startswith("label.")}
