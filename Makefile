@@ -8,7 +8,7 @@ PORT ?= 8000
 # pytest-xdist workers; the suite is sized for a 2-core machine
 TEST_WORKERS ?= 2
 
-.PHONY: run test lint-spec bench clean
+.PHONY: run test test-tools lint-spec bench sizing clean container-check fuzz load
 
 $(VENV)/.run-deps: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,11 +23,36 @@ $(VENV)/.test-deps: pyproject.toml $(VENV)/.run-deps
 run: $(VENV)/.run-deps
 	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn --config gunicorn.conf.py service.wsgi:app
 
-test: $(VENV)/.test-deps
+# The programs the integration tests drive (Debian's chromium and nginx; openapi-typescript and typescript
+# from npm into .tools/node): installed when missing, a quick check otherwise. Debian packages need root.
+test-tools:
+	bash scripts/install-test-tools
+
+test: $(VENV)/.test-deps test-tools
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 bench: $(VENV)/.test-deps
 	$(PY) bench/ofc_pineapple.py
 
+# Long fuzzing (README, "Production"): hypothesis on the card parser and every request schema with the
+# "fuzz" profile, then schemathesis against gunicorn, FUZZ_EXAMPLES examples per operation, fixed seed.
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(VENV)/.test-deps
+	CARD_RULES_FUZZ=1 CARD_RULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup \
+		-p no:cacheprovider --hypothesis-profile fuzz tests/production/test_fuzz.py tests/production/test_fuzz_contract.py
+
+# 60 s of mixed load on 64 connections, one worker killed midway, then SIGTERM (bench/load.py --help).
+load: $(VENV)/.test-deps
+	$(PY) bench/load.py --kill-worker
+
+# Requests per second per core for every operation, and memory per worker (README, "Scale-out and sizing").
+sizing: $(VENV)/.test-deps
+	$(PY) bench/sizing.py
+
+# As root on Debian: lint the Dockerfile, build the image with podman (base image built locally, no
+# registry), run it read-only and call it (scripts/container-check); CI runs it after `make test`.
+container-check:
+	bash scripts/container-check
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .tools

@@ -8,7 +8,8 @@ from typing import Any
 
 from flask import Flask, Response
 
-from service.api import big_two, joker_thirteen, meta, ofc_pineapple
+from service.api import big_two, docs, joker_thirteen, meta, ofc_pineapple
+from service.api import cors, i18n, observability
 from service.api.errors import register_error_handlers
 
 DEFAULT_OPENAPI_PATH = str(Path(__file__).resolve().parents[2] / "openapi.yaml")
@@ -20,6 +21,7 @@ def config_from_environment() -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": int(os.environ.get("CARD_RULES_MAX_BODY_BYTES", 64 * 1024)),
         "OPENAPI_PATH": os.environ.get("CARD_RULES_OPENAPI_PATH", DEFAULT_OPENAPI_PATH),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "CORS_ORIGINS": os.environ.get("CARD_RULES_CORS_ORIGINS", ""),
     }
 
 
@@ -30,15 +32,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["DEBUG"] = False  # never reachable: a debugger would run code for anyone
     logging.getLogger("service").setLevel(app.config["LOG_LEVEL"])
     app.url_map.strict_slashes = False
-    for blueprint in (meta.blueprint, ofc_pineapple.blueprint, joker_thirteen.blueprint, big_two.blueprint):
+    for blueprint in (meta.blueprint, docs.blueprint, ofc_pineapple.blueprint, joker_thirteen.blueprint, big_two.blueprint):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
 
     @app.after_request
     def _headers(response: Response) -> Response:
-        response.headers["Content-Language"] = "en"
+        i18n.set_headers(response)  # Content-Language, Vary: Accept-Language
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers.setdefault("Cache-Control", "no-store")
         return response
 
+    cors.install(app)
+    observability.install(app)  # request IDs, one JSON log line per request, /metrics
     return app
