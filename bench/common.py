@@ -218,7 +218,9 @@ class GunicornServer:
         self.stop()
 
     def start(self) -> None:
-        env = dict(os.environ, **self.env, HOST=LOOPBACK, PORT=str(self.port), WEB_CONCURRENCY=str(self.workers))
+        # No worker recycling while measuring: a replaced worker takes its CPU time with it (the CPU
+        # per request would go wrong) and its warm-up would add noise. A caller's env may override it.
+        env = {**os.environ, "GUNICORN_MAX_REQUESTS": "0", **self.env, "HOST": LOOPBACK, "PORT": str(self.port), "WEB_CONCURRENCY": str(self.workers)}
         command = [str(VENV_BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py")]
         if self.requested_worker_class:
             command += ["--worker-class", self.requested_worker_class]
