@@ -129,25 +129,18 @@ def stage_cases(hands: Sequence[Sequence[str]], row: ofc.Row) -> list[Case]:
         for c in cs:
             rank(c)
 
-    def value(cs, hand_value=poker.hand_value):
+    def value(cs, value_if_distinct=poker.value_if_distinct):
         for c in cs:
-            hand_value(c)
+            value_if_distinct(c)
 
     def royalty(vs, royalty=ofc.royalty, row=row):
         for v in vs:
             royalty(row, v)
 
-    cases = [Case("parse_cards(strings)", parse, hands)]
-    check_row = getattr(ofc, "_check_row", None)
-    if check_row is not None:
-        def check(cs, check=check_row, row=row):
-            for c in cs:
-                check(row, c, ("cards",))
-
-        cases.append(Case("ofc._check_row (size + find_duplicates)", check, cards))
-    cases += [
+    cases = [
+        Case("parse_cards(strings)", parse, hands),
         Case("poker.rank_cards (table look-up only)", rank, cards),
-        Case("poker.hand_value (rank_cards + ordering cards + HandValue)", value, cards),
+        Case("poker.value_if_distinct (repeat check + look-up + cards in order)", value, cards),
         Case("ofc.royalty", royalty, values),
         Case("whole public path", ours_public(row), hands),
     ]
@@ -223,7 +216,7 @@ def profile(hands5: Sequence[Sequence[str]], args: argparse.Namespace) -> None:
     whole = next(c for c in stages if c.name == "whole public path").best
     rows = [[c.name, f"{c.micros:.2f}", f"{c.best / whole * 100:.0f}%"] for c in stages]  # type: ignore[operator]
     say("Each step timed alone on the same hands (best of passes), timed again here: compare the percentages,")
-    say("not the microseconds with the table above. Steps overlap: hand_value includes rank_cards.")
+    say("not the microseconds with the table above. Steps overlap: value_if_distinct includes the look-up.")
     say(table(["step", "us/row", "% of whole"], rows))
     say()
     say(f"cProfile of parse_cards + evaluate_row over {len(hands5):,} hands (cProfile inflates small calls):")

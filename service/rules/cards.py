@@ -144,6 +144,7 @@ def _spellings() -> dict[str, Card]:
 CARD_BY_TEXT: dict[str, Card] = _spellings()
 """Every accepted spelling of the 52 cards (not the joker) to its card: parsing is one look-up."""
 _JOKER_SPELLINGS = frozenset(_case_variants(JOKER_TEXT))
+_CARD_OF = CARD_BY_TEXT.__getitem__
 
 
 def parse_card(text: object, *, jokers: bool = False, path: Path = ()) -> Card:
@@ -164,10 +165,11 @@ def parse_card(text: object, *, jokers: bool = False, path: Path = ()) -> Card:
 
 def parse_cards(texts: Iterable[object], *, jokers: bool = False, path: Path = ()) -> list[Card]:
     """Parse a list of card strings, reporting every bad one (with its index) at once."""
-    texts = list(texts)
-    try:  # the common case: every entry spells one of the 52 cards
-        return [CARD_BY_TEXT[text] for text in texts]  # type: ignore[index]
-    except (KeyError, TypeError):  # a joker, a typo or not a string: find and report each
+    if type(texts) is not list:  # a list is read twice below at most; anything else is copied first
+        texts = list(texts)
+    try:  # the common case: every entry spells one of the 52 cards, looked up at C speed
+        return list(map(_CARD_OF, texts))
+    except (KeyError, TypeError):  # a joker, a typo or not a string (unhashable: TypeError): report each
         pass
     cards: list[Card] = []
     problems: list[InputProblem] = []

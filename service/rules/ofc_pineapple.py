@@ -107,43 +107,39 @@ class RowValue(NamedTuple):
     royalty: int
 
 
-def _check_row(row: Row, hand: Sequence[Card], path: Path) -> None:
-    if len(hand) == row.size and len(set(hand)) == row.size:  # the common, valid case, checked cheaply
-        return
+def _row_problem(row: Row, hand: Sequence[Card], path: Path) -> InvalidInputError:
+    """Why ``hand`` cannot be valued as ``row``: a wrong size, or the first copy of each repeated card."""
     if len(hand) != row.size:
-        raise InvalidInputError(problem(DOMAIN, path, ProblemCode.WRONG_ROW_SIZE, row=row.value, size=row.size, actual=len(hand)))
-    problems = find_duplicates([(path + (i,), c) for i, c in enumerate(hand)])
-    if problems:
-        raise InvalidInputError(problems)
+        return InvalidInputError(problem(DOMAIN, path, ProblemCode.WRONG_ROW_SIZE, row=row.value, size=row.size, actual=len(hand)))
+    return InvalidInputError(find_duplicates([(path + (i,), c) for i, c in enumerate(hand)]))
 
 
 def _royalty_tables() -> dict[Row, dict[tuple[int, ...], int]]:
     """``royalty`` of every possible hand of each row, keyed by strength: one look-up per row evaluated."""
-    tops = [poker.HandValue(r.code, r.label, r.strength, ()) for r in poker.TOP3.values()]
-    fives = [poker.HandValue(r.code, r.label, r.strength, ()) for r in (*poker.PLAIN5.values(), *poker.FLUSH5.values())]
-    tables = {Row.TOP: {h.strength: royalty(Row.TOP, h) for h in tops}}
-    for row in (Row.MIDDLE, Row.BOTTOM):
-        tables[row] = {h.strength: royalty(row, h) for h in fives}
+    tables: dict[Row, dict[tuple[int, ...], int]] = {}
+    fives = (*poker.PLAIN5.values(), *poker.FLUSH5.values())
+    for row, rankings in ((TOP, poker.TOP3.values()), (MIDDLE, fives), (BOTTOM, fives)):
+        tables[row] = {r.strength: royalty(row, poker.HandValue(r.code, r.label, r.strength, ())) for r in rankings}
     return tables
 
 
 _ROYALTIES = _royalty_tables()
-_TOP_ROYALTIES, _MIDDLE_ROYALTIES, _BOTTOM_ROYALTIES = _ROYALTIES[Row.TOP], _ROYALTIES[Row.MIDDLE], _ROYALTIES[Row.BOTTOM]
+_TOP_ROYALTIES, _MIDDLE_ROYALTIES, _BOTTOM_ROYALTIES = _ROYALTIES[TOP], _ROYALTIES[MIDDLE], _ROYALTIES[BOTTOM]
+_ROW_SIZE = {TOP: 3, MIDDLE: 5, BOTTOM: 5}
+_value_if_distinct = poker.value_if_distinct  # bound once: evaluate_row is the hottest path there is
 _new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
 
 
 def _row_value(hand: HandValue, royalty_points: int) -> "RowValue":
     return _new_tuple(RowValue, (hand, royalty_points))
-_ROW_SIZE = {Row.TOP: 3, Row.MIDDLE: 5, Row.BOTTOM: 5}
 
 
 def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",)) -> RowValue:
     """A complete row's hand value and royalty (``InvalidInputError`` for a wrong size or a duplicate)."""
-    size = len(hand)
-    if size != _ROW_SIZE[row] or len(set(hand)) != size:
-        _check_row(row, hand, path)
-    value = poker.hand_value(hand)
-    return tuple.__new__(RowValue, (value, _ROYALTIES[row][value.strength]))  # NamedTuple, built at C speed
+    value = _value_if_distinct(hand) if len(hand) == _ROW_SIZE[row] else None
+    if value is None:
+        raise _row_problem(row, hand, path)
+    return _new_tuple(RowValue, (value, _ROYALTIES[row][value.strength]))
 
 
 def compare_rows(row: Row, a: Sequence[Card], b: Sequence[Card]) -> tuple[str, RowValue, RowValue]:

@@ -1,9 +1,15 @@
 """Standard poker ranking of 3- and 5-card hands (A high, suits never rank), by lookup tables built once.
 
-Used by Pineapple OFC's rows. A hand is keyed by the sum of its cards' codes: each card adds
-``1 << 3*(rank-2)`` (three bits per rank count) and ``1 << (39 + 3*suit)`` (three bits per suit count), so
-one addition per card gives both the rank multiset and the suit counts. The rank part finds the hand in
-a table of every possible rank multiset; five of one suit switches to the flush table.
+Used by Pineapple OFC's rows. A hand is keyed by the sum of its cards' codes, so one addition per card
+gives everything the look-up needs:
+  * ``1 << 3*(rank-2)``: three bits per rank count. This part finds the hand in a table of every
+    possible rank multiset.
+  * ``1 << (39 + 4*suit)``: four bits per suit count. The sum starts at 3 in each suit's field
+    (``_KEY_START``), so a field reaches 8, its top bit, exactly when five cards share the suit: one
+    AND tells a flush, which switches to the flush table.
+  * ``1 << (55 + index)``: one bit per card. A repeated card carries into another bit, so the sum's card
+    bits count fewer than the cards exactly when a card repeats; and the bits read 13 at a time give the
+    cards in order of index from four small tables, with no sort.
 
 Strength layout (``HandValue.strength``), rung first:
 high_card 1, pair 2, two_pair 3, trips 4, straight 5, flush 6, full_house 7, quads 8, straight_flush 9
@@ -20,12 +26,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations, combinations_with_replacement
+from operator import itemgetter
 
 from service.rules import messages
 from service.rules.cards import CARD_BY_TEXT, DECK, Card
 from service.rules.hand_value import HandValue
 
-__all__ = ["Category", "HandValue", "Ranking", "hand_value", "rank_cards", "strength_of_texts"]
+__all__ = ["Category", "HandValue", "Ranking", "hand_value", "rank_cards", "strength_of_texts", "value_if_distinct"]
 
 
 class Category(StrEnum):
@@ -53,16 +60,33 @@ the only game ranked here, so its catalog domain holds them."""
 
 _SUIT_SHIFT = 39
 _RANK_MASK = (1 << _SUIT_SHIFT) - 1
-_FIVE_OF_A_SUIT = frozenset(5 << (3 * s) for s in range(4))
+_CARD_SHIFT = 55
+_KEY_START = sum(3 << (_SUIT_SHIFT + 4 * s) for s in range(4))
+_FLUSH_BITS = sum(8 << (_SUIT_SHIFT + 4 * s) for s in range(4))
 
 
 def _code(c: Card) -> int:
-    return (1 << 3 * (c.rank - 2)) + (1 << (_SUIT_SHIFT + 3 * c.suit.order))  # type: ignore[union-attr]
+    rank_count = 1 << 3 * (c.rank - 2)
+    suit_count = 1 << (_SUIT_SHIFT + 4 * c.suit.order)  # type: ignore[union-attr]
+    return rank_count + suit_count + (1 << (_CARD_SHIFT + c.index))
 
 
 _new_tuple = tuple.__new__
-_BY_LOW_BITS = [DECK[63 - low] if 63 - low < 52 else None for low in range(64)]
+
+
+def _held_table(low: int) -> list[tuple[Card, ...]]:
+    """Cards ``low`` to ``low + 12`` by which of 13 bits are set, highest index first (5 cards at most)."""
+    table: list[tuple[Card, ...]] = [()] * 8192
+    for bits in range(8192):
+        if bits.bit_count() <= 5:
+            table[bits] = tuple(DECK[low + i] for i in range(12, -1, -1) if bits >> i & 1 and low + i < 52)
+    return table
+
+
+# A hand's card bits, 13 at a time, to its cards high to low by index: four look-ups instead of a sort.
+_HELD_0, _HELD_1, _HELD_2, _HELD_3 = (_held_table(low) for low in (0, 13, 26, 39))
 CODE_BY_CARD: dict[Card, int] = {c: _code(c) for c in DECK}
+_CODES: list[int] = [_code(c) for c in DECK]  # by Card.index: a list index is cheaper than a dict look-up
 CODE_BY_TEXT: dict[str, int] = {text: CODE_BY_CARD[c] for text, c in CARD_BY_TEXT.items()}
 """Every accepted spelling of a card straight to its code, for evaluation from strings."""
 
@@ -76,14 +100,17 @@ class Ranking:
     order: tuple[int, ...]  # ranks, most significant first, with repeats (wheel: 5 4 3 2 14)
     code: str = ""  # the category's code as a plain str, for answers
     label: str = ""
-    weight: list[int] | None = None  # by card index: 64 x its rank's first place in ``order`` + 63 - index
+    # Picks the cards in order of significance out of the hand high to low by index (rank, then suit
+    # s h d c): the ranks of that hand are this ranking's ranks in descending order whatever the suits,
+    # so one fixed permutation per ranking does it (a pair of 9s in K-9-9-5-3: positions 1 2 0 3 4).
+    pick: itemgetter = itemgetter(0)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", self.category.value)
         object.__setattr__(self, "label", LABELS[self.category])
-        # Sorting these plain ints orders a hand's cards by significance, spades first within a rank.
-        place = [64 * self.order.index(r) + 63 if r in self.order else 0 for r in range(15)]
-        object.__setattr__(self, "weight", [place[c.rank] - c.index for c in DECK])
+        descending = sorted(self.order, reverse=True)
+        positions = [descending.index(r) + self.order[:place].count(r) for place, r in enumerate(self.order)]
+        object.__setattr__(self, "pick", itemgetter(*positions))
 
 
 def _straight_high(ranks: Sequence[int]) -> int | None:
@@ -148,19 +175,19 @@ def _tables() -> tuple[dict[int, Ranking], dict[int, Ranking], dict[int, Ranking
 PLAIN5, FLUSH5, TOP3 = _tables()
 
 
-def rank5_codes(key: int) -> Ranking:
-    """The ranking of five cards whose codes sum to ``key``."""
-    if key >> _SUIT_SHIFT in _FIVE_OF_A_SUIT:
-        return FLUSH5[key & _RANK_MASK]
-    return PLAIN5[key & _RANK_MASK]
+def rank5_codes(codes: int) -> Ranking:
+    """The ranking of five distinct cards whose codes sum to ``codes``."""
+    key = _KEY_START + codes
+    return FLUSH5[key & _RANK_MASK] if key & _FLUSH_BITS else PLAIN5[key & _RANK_MASK]
 
 
-def rank3_codes(key: int) -> Ranking:
-    return TOP3[key & _RANK_MASK]
+def rank3_codes(codes: int) -> Ranking:
+    """The ranking of three distinct cards whose codes sum to ``codes``."""
+    return TOP3[codes & _RANK_MASK]
 
 
 def rank_cards(hand: Sequence[Card]) -> Ranking:
-    """The ranking of 3 or 5 distinct cards (sizes are the caller's to check)."""
+    """The ranking of 3 or 5 distinct cards (sizes and repeats are the caller's to check)."""
     key = 0
     for c in hand:
         key += CODE_BY_CARD[c]
@@ -168,7 +195,7 @@ def rank_cards(hand: Sequence[Card]) -> Ranking:
 
 
 def strength_of_texts(texts: Sequence[str]) -> tuple[int, ...]:
-    """Strength straight from card strings: the hot path for sorting and comparing rows.
+    """Strength straight from card strings of distinct cards: the hot path for sorting and comparing rows.
 
     Raises KeyError for a string that is not a card; callers that need a precise error parse first.
     """
@@ -178,20 +205,39 @@ def strength_of_texts(texts: Sequence[str]) -> tuple[int, ...]:
     return (rank5_codes(key) if len(texts) == 5 else rank3_codes(key)).strength
 
 
-def hand_value(hand: Sequence[Card]) -> HandValue:
-    """The full ``HandValue`` of 3 or 5 distinct cards, cards in order of significance
-    (within a rank, spades first, then hearts, diamonds, clubs: a stable output for any input order)."""
-    key = 0
-    for c in hand:
-        key += CODE_BY_CARD[c]
-    if len(hand) == 3:
+def value_if_distinct(hand: Sequence[Card]) -> HandValue | None:
+    """The full ``HandValue`` of 3 or 5 cards, None when a card repeats (``ValueError`` for another size).
+
+    Its cards are in order of significance, within a rank spades first, then hearts, diamonds, clubs: one
+    order whatever the input order. Every row evaluated runs this, so it is one pass of additions and
+    look-ups, with no sort and no Python-level constructor.
+    """
+    codes, size = _CODES, len(hand)
+    if size == 5:  # unrolled: no loop overhead for the two sizes there are
+        a, b, c, d, e = hand
+        key = _KEY_START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+    elif size == 3:
+        a, b, c = hand
+        key = _KEY_START + codes[a.index] + codes[b.index] + codes[c.index]
+    else:
+        raise ValueError(f"a poker hand here has 3 or 5 cards, not {size}")
+    held = key >> _CARD_SHIFT  # one bit per card: fewer bits than cards when a card repeats
+    if held.bit_count() != size:
+        return None
+    if size == 3:
         ranking = TOP3[key & _RANK_MASK]
-    elif key >> _SUIT_SHIFT in _FIVE_OF_A_SUIT:
+    elif key & _FLUSH_BITS:
         ranking = FLUSH5[key & _RANK_MASK]
     else:
         ranking = PLAIN5[key & _RANK_MASK]
-    weight = ranking.weight
-    # Sort plain ints (place of the rank, then suit high to low) and map them back to cards: C speed.
-    ordered = tuple([_BY_LOW_BITS[w & 63] for w in sorted([weight[c.index] for c in hand])])  # type: ignore[index]
-    # tuple.__new__ skips NamedTuple's Python-level __new__: this runs for every hand evaluated.
-    return _new_tuple(HandValue, (ranking.code, ranking.label, ranking.strength, ordered, None))
+    high_to_low = _HELD_3[held >> 39] + _HELD_2[held >> 26 & 8191] + _HELD_1[held >> 13 & 8191] + _HELD_0[held & 8191]
+    # tuple.__new__ skips NamedTuple's Python-level __new__.
+    return _new_tuple(HandValue, (ranking.code, ranking.label, ranking.strength, ranking.pick(high_to_low), None))
+
+
+def hand_value(hand: Sequence[Card]) -> HandValue:
+    """The full ``HandValue`` of 3 or 5 distinct cards (``ValueError`` if a card repeats)."""
+    value = value_if_distinct(hand)
+    if value is None:
+        raise ValueError(f"a card repeats in {[c.text for c in hand]}")
+    return value
