@@ -5,6 +5,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError, fields, validate
 
@@ -105,8 +106,17 @@ def load_body(schema: Schema) -> Any:
 
 
 def answer(body: Any, status: int = 200) -> Response:
-    # ASCII-escaped JSON: the C encoder's fastest path; clients decode \u escapes like any JSON text.
-    return Response(json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json")
+    """A 200 (or ``status``) JSON answer, UTF-8.
+
+    orjson encodes these answers 7x faster than the standard library (hands/score: 3 us against 21 us, a
+    tenth of that operation's time in the application). ``OPT_NON_STR_KEYS`` lets rows (a str enum) key
+    objects. orjson refuses a str that is not valid UTF-8, a lone surrogate that a client's JSON escape
+    smuggled in: should an answer ever echo one, the standard encoder escapes it instead."""
+    try:
+        data = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        data = json.dumps(body, separators=(",", ":")).encode()
+    return Response(data, status=status, mimetype="application/json")
 
 
 def card_texts(cards: Iterable[Card]) -> list[str]:
