@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import Request, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.api.errors import ApiProblem
@@ -22,24 +22,28 @@ TOO_DEEP = (
 )
 
 
-def read_body() -> bytes:
-    """The request body, at most ``MAX_CONTENT_LENGTH`` bytes (413 beyond), whether or not it has a
-    Content-Length.
+def read_body(req: Request | None = None) -> bytes:
+    """The body of ``req`` (the current request by default), at most ``MAX_CONTENT_LENGTH`` bytes (413
+    beyond), whether or not it has a Content-Length.
 
     Werkzeug refuses a Content-Length above the limit, but reads a chunked body (no Content-Length) only
     up to the limit and stops there without a word: the answer would be a 400 about truncated JSON, not
     the 413 it is. So a chunked body is read here, one byte past the limit to tell."""
-    limit = request.max_content_length
-    length = request.content_length
-    if length is not None:
+    if req is None:
+        req = request._get_current_object()
+    environ = req.environ
+    limit = req.max_content_length
+    length_text = environ.get("CONTENT_LENGTH")
+    if length_text and length_text.isdecimal():  # the usual case, read from the environ: werkzeug's
+        length = int(length_text)  # properties cost more than the read on this hot path
         if limit is not None and length > limit:
             raise RequestEntityTooLarge()
         # Exactly Content-Length bytes straight from the server's stream: werkzeug's get_data wraps it in
-        # a limited stream first, which costs more than the read itself on this hot path.
-        return request.environ["wsgi.input"].read(length)
-    if limit is None or "chunked" not in request.headers.get("Transfer-Encoding", "").lower():
-        return request.get_data(cache=False)
-    stream = request.environ["wsgi.input"]  # gunicorn has decoded the chunks and ends it at the last one
+        # a limited stream first, which costs more than the read itself.
+        return environ["wsgi.input"].read(length)
+    if limit is None or "chunked" not in req.headers.get("Transfer-Encoding", "").lower():
+        return req.get_data(cache=False)
+    stream = environ["wsgi.input"]  # gunicorn has decoded the chunks and ends it at the last one
     body = bytearray()
     try:
         while len(body) <= limit:
