@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -297,13 +298,20 @@ def http(args: argparse.Namespace) -> dict[str, object]:
         say("TARGET hands/score >= 70% of /healthz req/s: NOT JUDGED (pre-flight failed)")
         return {"http_ratio": None}
     h, s = results
-    ratio = s.per_second / h.per_second if h.per_second else None
+    overall = s.per_second / h.per_second if h.per_second else None
+    # Judged on the median of the rounds' ratios: each round pairs the two endpoints a few seconds apart,
+    # so a burst of load from a neighbour on the shared machine spoils one round's ratio, not the verdict
+    # (the overall ratio is printed beside it).
+    per_round = [b / a for a, b in zip(h.rounds, s.rounds) if a]
+    ratio = statistics.median(per_round) if per_round else overall
     cpu_ratio = (h.server_cpu_ms_per_request / s.server_cpu_ms_per_request
                  if h.server_cpu_ms_per_request and s.server_cpu_ms_per_request else None)  # fmt: skip
     clean = not s.unexpected and not h.non_2xx
     say()
-    say(f"score/healthz requests/s: {ratio:.2f} ({ratio * 100:.0f}%)" if ratio is not None else "score/healthz: n/a")
-    per_round = [b / a for a, b in zip(h.rounds, s.rounds) if a]
+    if ratio is None or overall is None:
+        say("score/healthz: n/a")
+    else:
+        say(f"score/healthz requests/s: median of the rounds {ratio:.2f} ({ratio * 100:.0f}%); overall {overall:.2f}")
     if per_round:
         say(f"  per round: {', '.join(f'{r:.2f}' for r in per_round)}")
     if cpu_ratio is not None:
@@ -314,7 +322,7 @@ def http(args: argparse.Namespace) -> dict[str, object]:
         + ("" if clean else " (responses with unexpected statuses, see above)"))  # fmt: skip
     if args.profile == "always" or (args.profile == "auto" and not met):
         profile_http(args)
-    return {"http_ratio": ratio, "http_met": met, "cpu_ratio": cpu_ratio, "server": s.server}
+    return {"http_ratio": ratio, "http_overall": overall, "http_met": met, "cpu_ratio": cpu_ratio, "server": s.server}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -335,8 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if summary.get("agreement"):
         say(f"WARNING: evaluators disagree: {summary['agreement']}")
     if "http_ratio" in summary:
-        r = summary["http_ratio"]
-        say(f"hands/score vs /healthz req/s: {'n/a' if r is None else f'{r:.0%}'} (target >= {HTTP_TARGET:.0%}) -> "
+        r, o = summary["http_ratio"], summary.get("http_overall")
+        say(f"hands/score vs /healthz req/s: {'n/a' if r is None else f'{r:.0%}'} median of the rounds, "
+            f"{'n/a' if o is None else f'{o:.0%}'} overall (target >= {HTTP_TARGET:.0%}) -> "
             f"{verdict(bool(summary.get('http_met')))}; {summary.get('server', '')}")  # fmt: skip
     return 0
 
