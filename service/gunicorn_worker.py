@@ -15,7 +15,9 @@ connections, a few threads per process) with two production fixes. ``gunicorn.co
    sent, never answered). Here a stopping worker closes its copy as soon as it stops accepting, so once
    all have, a new connection is refused (nothing was sent: safe for any client to retry elsewhere) while
    the requests in flight finish, within ``graceful_timeout``. Connections already queued when it closes
-   its copy are taken and answered first, so that the close resets none.
+   its copy are taken and answered first, so that the close resets none of them. What no process can
+   prevent: a handshake the kernel completes between the last worker's final accept and its close is reset
+   by that close (microseconds; README, "Shutdown and failures").
 """
 from __future__ import annotations
 
