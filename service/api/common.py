@@ -13,7 +13,7 @@ from service.api import i18n
 from service.api.errors import ApiProblem
 from service.api.limits import check_json_depth, read_body, too_deep
 from service.rules import messages
-from service.rules.cards import CARD_BY_TEXT, Card, parse_card
+from service.rules.cards import Card, card_of_text, parse_card
 from service.rules.errors import CardNotationError, Violation
 from service.rules.hand_value import HandValue
 
@@ -39,7 +39,7 @@ class CardList(fields.List):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
         if type(value) is list and not self.inner.jokers:  # type: ignore[attr-defined]
             try:
-                return [CARD_BY_TEXT[text] for text in value]
+                return list(map(card_of_text, value))
             except (KeyError, TypeError):
                 pass
         return super()._deserialize(value, attr, data, **kwargs)
@@ -75,15 +75,12 @@ class FastNested(fields.Nested):
         return super()._deserialize(value, attr, data, partial=partial, **kwargs)
 
 
-_CARD_OF = CARD_BY_TEXT.__getitem__
-
-
 def fast_cards(value: Any, size: int) -> tuple[Card, ...] | None:
     """``size`` cards from a list of canonical or alias spellings, or None to leave it to the schema."""
     if type(value) is not list or len(value) != size:
         return None
     try:
-        return tuple(map(_CARD_OF, value))
+        return tuple(map(card_of_text, value))
     except (KeyError, TypeError):
         return None
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Request, request
+from flask import Request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.api.errors import ApiProblem
@@ -22,15 +22,13 @@ TOO_DEEP = (
 )
 
 
-def read_body(req: Request | None = None) -> bytes:
-    """The body of ``req`` (the current request by default), at most ``MAX_CONTENT_LENGTH`` bytes (413
+def read_body(req: Request) -> bytes:
+    """The body of ``req``, at most ``MAX_CONTENT_LENGTH`` bytes (413
     beyond), whether or not it has a Content-Length.
 
     Werkzeug refuses a Content-Length above the limit, but reads a chunked body (no Content-Length) only
     up to the limit and stops there without a word: the answer would be a 400 about truncated JSON, not
     the 413 it is. So a chunked body is read here, one byte past the limit to tell."""
-    if req is None:
-        req = request._get_current_object()
     environ = req.environ
     limit = req.max_content_length
     length_text = environ.get("CONTENT_LENGTH")

@@ -144,7 +144,8 @@ def _spellings() -> dict[str, Card]:
 CARD_BY_TEXT: dict[str, Card] = _spellings()
 """Every accepted spelling of the 52 cards (not the joker) to its card: parsing is one look-up."""
 _JOKER_SPELLINGS = frozenset(_case_variants(JOKER_TEXT))
-_CARD_OF = CARD_BY_TEXT.__getitem__
+card_of_text = CARD_BY_TEXT.__getitem__
+"""The card an accepted spelling names (``KeyError`` otherwise): ``map`` it over a list at C speed."""
 
 
 def parse_card(text: object, *, jokers: bool = False, path: Path = ()) -> Card:
@@ -168,7 +169,7 @@ def parse_cards(texts: Iterable[object], *, jokers: bool = False, path: Path = (
     if type(texts) is not list:  # a list is read twice below at most; anything else is copied first
         texts = list(texts)
     try:  # the common case: every entry spells one of the 52 cards, looked up at C speed
-        return list(map(_CARD_OF, texts))
+        return list(map(card_of_text, texts))
     except (KeyError, TypeError):  # a joker, a typo or not a string (unhashable: TypeError): report each
         pass
     cards: list[Card] = []

@@ -79,14 +79,14 @@ def _held_table(low: int) -> list[tuple[Card, ...]]:
     table: list[tuple[Card, ...]] = [()] * 8192
     for bits in range(8192):
         if bits.bit_count() <= 5:
-            table[bits] = tuple(DECK[low + i] for i in range(12, -1, -1) if bits >> i & 1 and low + i < 52)
+            table[bits] = tuple(DECK[low + i] for i in range(12, -1, -1) if bits >> i & 1)
     return table
 
 
 # A hand's card bits, 13 at a time, to its cards high to low by index: four look-ups instead of a sort.
 _HELD_0, _HELD_1, _HELD_2, _HELD_3 = (_held_table(low) for low in (0, 13, 26, 39))
 CODE_BY_CARD: dict[Card, int] = {c: _code(c) for c in DECK}
-_CODES: list[int] = [_code(c) for c in DECK]  # by Card.index: a list index is cheaper than a dict look-up
+_CODES: list[int] = [CODE_BY_CARD[c] for c in DECK]  # by Card.index: a list index is cheaper than a dict look-up
 CODE_BY_TEXT: dict[str, int] = {text: CODE_BY_CARD[c] for text, c in CARD_BY_TEXT.items()}
 """Every accepted spelling of a card straight to its code, for evaluation from strings."""
 
