@@ -7,7 +7,7 @@ placing 2 and discarding 1; classic Open-Face deals 5, then 1 card eight times, 
 
 A move is which dealt cards are discarded and which row each other card goes to. Moves are distinct by the
 board they make (rows are sets of cards): with distinct cards, two different moves always make different
-boards, and the listing keeps one move per board all the same. Canonical order: by the discarded cards
+boards, so the listing has one move per board. Canonical order: by the discarded cards
 (in card order), then by the row of each placed card taken in card order (top < middle < bottom).
 
 ``tests/ofc_pineapple/test_moves_legal.py`` proves the listing equal to ``validate_move`` on every way of
@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from itertools import combinations, product
 
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, problem
-from service.rules.ofc_pineapple import BOARD_SIZE, DOMAIN, ROWS, Board, Row
+from service.rules.ofc_pineapple import BOARD_SIZE, BOTTOM, DOMAIN, MIDDLE, ROWS, TOP, Board, Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,17 @@ class MoveList:
     moves: tuple[Move, ...]
 
 
+@cache
+def _patterns(kept: int, room: tuple[int, int, int]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Every way to send cards 0..kept-1 to the three rows within their room, as the indices each row
+    gets, in the canonical order (the row of card 0 first, top < middle < bottom)."""
+    found = []
+    for rows in product(range(3), repeat=kept):
+        if all(rows.count(n) <= room[n] for n in range(3)):
+            found.append(tuple(tuple(i for i, r in enumerate(rows) if r == n) for n in range(3)))
+    return tuple(found)
+
+
 def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda c: c.index))
 
@@ -84,21 +96,17 @@ def legal_moves(board: Board, dealt: Sequence[Card], schedule: Schedule = PINEAP
     dealt = tuple(dealt)
     round_ = _check(board, dealt, schedule)
     deal_size, places = schedule.rounds[round_ - 1]
-    room = [r.size - len(board.row(r)) for r in ROWS]
-    ordered = _sorted(dealt)
+    room = tuple(r.size - len(board.row(r)) for r in ROWS)
+    top, middle, bottom = board.top, board.middle, board.bottom
     moves: list[Move] = []
-    seen_boards: set[tuple[frozenset[Card], ...]] = set()
-    for discard in combinations(ordered, deal_size - places):
-        kept = [c for c in ordered if c not in discard]
-        for rows in product(range(3), repeat=len(kept)):  # the row of each kept card, in card order
-            if any(rows.count(i) > room[i] for i in range(3)):
-                continue
-            placement = {r: tuple(c for c, i in zip(kept, rows) if i == n) for n, r in enumerate(ROWS)}
-            after = board.placed(placement)
-            key = tuple(frozenset(after.row(r)) for r in ROWS)
-            if key not in seen_boards:
-                seen_boards.add(key)
-                moves.append(Move(discard, placement, after))
+    # With distinct cards, different moves always make different boards: each board is listed once without
+    # a look-up (tests/ofc_pineapple/test_moves_legal.py checks it).
+    for discard in combinations(_sorted(dealt), deal_size - places):
+        kept = [c for c in _sorted(dealt) if c not in discard]
+        for pattern in _patterns(len(kept), room):
+            on_top, on_middle, on_bottom = (tuple(kept[i] for i in row) for row in pattern)
+            placement = {TOP: on_top, MIDDLE: on_middle, BOTTOM: on_bottom}
+            moves.append(Move(discard, placement, Board(top + on_top, middle + on_middle, bottom + on_bottom)))
     return MoveList(round_, places, deal_size - places, tuple(moves))
 
 
