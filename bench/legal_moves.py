@@ -22,9 +22,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bench import common  # noqa: E402
-from bench.common import Endpoint, heading, rate, ratio_text, say, table  # noqa: E402
-from service.rules.cards import DECK  # noqa: E402
+from bench import common
+from bench.common import Endpoint, heading, rate, ratio_text, say, table
+from service.rules.cards import DECK
 
 
 @dataclass
@@ -129,7 +129,7 @@ def inprocess(ops: Sequence[Operation], args: argparse.Namespace) -> None:
             response = client.post(op.path, json=body)
             assert response.status_code == 200, (op.path, response.status_code, response.get_data()[:300])
         core = time_each(op.core, op.bodies, repeats)
-        whole = time_each(lambda body: client.post(op.path, json=body), op.bodies, repeats)
+        whole = time_each(lambda body, path=op.path: client.post(path, json=body), op.bodies, repeats)
         c50, c99 = percentiles(core)
         w50, w99 = percentiles(whole)
         per_second = len(core) / sum(core)

@@ -23,7 +23,16 @@ from itertools import combinations, product
 
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, problem
-from service.rules.ofc_pineapple import BOARD_SIZE, BOTTOM, DOMAIN, MIDDLE, ROWS, TOP, Board, Row
+from service.rules.ofc_pineapple import (
+    BOARD_SIZE,
+    BOTTOM,
+    DOMAIN,
+    MIDDLE,
+    ROWS,
+    TOP,
+    Board,
+    Row,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,13 +119,19 @@ def legal_moves(board: Board, dealt: Sequence[Card], schedule: Schedule = PINEAP
     return MoveList(round_, places, deal_size - places, tuple(moves))
 
 
-def _check(board: Board, dealt: tuple[Card, ...], schedule: Schedule) -> int:
+def board_problems(board: Board, others: tuple[Card, ...], where: str) -> list[InputProblem]:
+    """A card twice on the board and among ``others`` (at ``/where/i``), a row holding more than it can."""
     located = [(("board", r.value, i), c) for r in ROWS for i, c in enumerate(board.row(r))]
-    located += [(("dealt", i), c) for i, c in enumerate(dealt)]
+    located += [((where, i), c) for i, c in enumerate(others)]
     problems: list[InputProblem] = list(find_duplicates(located))
     for r in ROWS:
         if len(board.row(r)) > r.size:
             problems.append(problem(DOMAIN, ("board", r.value), MovesProblem.ROW_TOO_FULL, row=r.value, size=r.size, actual=len(board.row(r))))
+    return problems
+
+
+def _check(board: Board, dealt: tuple[Card, ...], schedule: Schedule) -> int:
+    problems = board_problems(board, dealt, "dealt")
     on_board = len(board.cards())
     round_ = schedule.round_at(on_board)
     if on_board >= BOARD_SIZE:
@@ -132,4 +147,4 @@ def _check(board: Board, dealt: tuple[Card, ...], schedule: Schedule) -> int:
     return round_
 
 
-__all__ = ["CLASSIC", "PINEAPPLE", "Move", "MoveList", "MovesProblem", "Schedule", "legal_moves"]
+__all__ = ["CLASSIC", "PINEAPPLE", "Move", "MoveList", "MovesProblem", "Schedule", "board_problems", "legal_moves"]

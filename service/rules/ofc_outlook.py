@@ -36,18 +36,27 @@ import bisect
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from enum import StrEnum
+from functools import cache
 from itertools import combinations, product
 from math import comb, sqrt
 
 from service.rules import ofc_pineapple as ofc
 from service.rules import poker
-from service.rules.cards import DECK, Card, find_duplicates
-from service.rules.errors import InputProblem, InvalidInputError, problem
+from service.rules.cards import DECK, Card
+from service.rules.errors import InvalidInputError, problem
 from service.rules.hand_value import HandValue
-from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule
-from service.rules.ofc_pineapple import BOTTOM, DOMAIN, MIDDLE, ROWS, TOP, Board, Fantasyland, Row
+from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, board_problems
+from service.rules.ofc_pineapple import (
+    BOTTOM,
+    DOMAIN,
+    MIDDLE,
+    ROWS,
+    TOP,
+    Board,
+    Fantasyland,
+    Row,
+)
 
 DEFAULT_LIMIT = 50_000
 MAX_LIMIT = 200_000
@@ -182,9 +191,9 @@ def _fantasyland_search(options, by_key, answers, current, royalty, fantasyland_
     rows' completions are grouped by: each combination of keys is judged once on representative hands,
     then a witness is searched among the completions of the qualifying combinations only."""
     judged: dict[int, list[tuple]] = {n: [] for n in answers}
-    for kt, tops in by_key[TOP].items():
-        for km, middles in by_key[MIDDLE].items():
-            for kb, bottoms in by_key[BOTTOM].items():
+    for tops in by_key[TOP].values():
+        for middles in by_key[MIDDLE].values():
+            for bottoms in by_key[BOTTOM].values():
                 t, m, b = options[TOP].hands[tops[-1]], options[MIDDLE].hands[middles[-1]], options[BOTTOM].hands[bottoms[-1]]
                 rows = {TOP: ofc.RowValue(t, royalty(TOP, t)), MIDDLE: ofc.RowValue(m, royalty(MIDDLE, m)), BOTTOM: ofc.RowValue(b, royalty(BOTTOM, b))}
                 nxt = fantasyland_next(rows, False, current)
@@ -381,12 +390,7 @@ def _fantasyland_counts(current: Fantasyland) -> tuple[int, ...]:
 
 
 def _check(board: Board, seen: tuple[Card, ...], fantasyland: Fantasyland, schedule: Schedule, simulate: bool) -> list[Card]:
-    located = [(("board", r.value, i), c) for r in ROWS for i, c in enumerate(board.row(r))]
-    located += [(("seen", i), c) for i, c in enumerate(seen)]
-    problems: list[InputProblem] = list(find_duplicates(located))
-    for r in ROWS:
-        if len(board.row(r)) > r.size:
-            problems.append(problem(DOMAIN, ("board", r.value), MovesProblem.ROW_TOO_FULL, row=r.value, size=r.size, actual=len(board.row(r))))
+    problems = board_problems(board, seen, "seen")
     on_board = len(board.cards())
     needed = ofc.BOARD_SIZE - on_board
     if simulate and on_board < ofc.BOARD_SIZE:  # the simulation deals the rounds from the board's on

@@ -9,7 +9,13 @@ import pytest
 
 from service.rules.cards import DECK, cards
 from service.rules.errors import InvalidInputError
-from service.rules.ofc_moves import CLASSIC, PINEAPPLE, MovesProblem, Schedule, legal_moves
+from service.rules.ofc_moves import (
+    CLASSIC,
+    PINEAPPLE,
+    MovesProblem,
+    Schedule,
+    legal_moves,
+)
 from service.rules.ofc_pineapple import ROWS, Board, validate_move
 
 TARGETS = (*ROWS, None)  # None: the discard

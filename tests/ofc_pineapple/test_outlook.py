@@ -12,7 +12,13 @@ import pytest
 from service.rules.cards import DECK, cards
 from service.rules.errors import InvalidInputError
 from service.rules.ofc_moves import legal_moves
-from service.rules.ofc_outlook import OutlookProblem, monte_carlo, outlook, place_by_policy, policy_key
+from service.rules.ofc_outlook import (
+    OutlookProblem,
+    monte_carlo,
+    outlook,
+    place_by_policy,
+    policy_key,
+)
 from service.rules.ofc_pineapple import ROWS, TOP, Board, Fantasyland, evaluate_board
 
 
@@ -102,7 +108,7 @@ def test_seen_cards_cannot_come():
     board = Board(cards("As Ad"), cards("2c 3c 4c 5c"), cards("9d Td Jd Qd"))
     open_ = outlook(board)
     closed = outlook(board, cards("Ah Ac"))  # no third ace: top trips AAA is gone
-    level = lambda answer: next(x.reachable for x in answer.levels if (x.level.row, x.level.category, x.level.rank) == (TOP, "trips", 14))  # noqa: E731
+    level = lambda answer: next(x.reachable for x in answer.levels if (x.level.row, x.level.category, x.level.rank) == (TOP, "trips", 14))
     assert (level(open_), level(closed)) == (True, False)
 
 
