@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -112,6 +112,24 @@ class Outlook:
     examined: int  # hands valued plus combinations examined
     limit: int
     monte_carlo: MonteCarlo | None
+
+
+@dataclass(frozen=True, slots=True)
+class OutlookRules:
+    """What the outlook needs of a rule set: its deal schedule, royalty function, Fantasyland judgement,
+    the card counts Fantasyland may be entered with, the staying count (None: the count played now) and
+    the check of a Fantasyland state."""
+
+    schedule: Schedule
+    royalty: Callable[[Row, HandValue], int]
+    fantasyland_next: Callable[[Mapping[Row, ofc.RowValue], bool, Fantasyland], ofc.FantasylandNext]
+    entry_counts: tuple[int, ...]
+    stay_count: int | None
+    check_fantasyland: Callable[[Fantasyland, tuple], None]
+
+
+HOUSE_RULES = OutlookRules(PINEAPPLE, ofc.royalty, ofc.fantasyland_next, ofc.FANTASYLAND_SIZES, None, ofc.check_fantasyland)
+"""The house rules (Ultimate Fantasyland): entry with 14-17 cards, staying with the same count."""
 
 
 # --- royalty levels ------------------------------------------------------------------------------------
@@ -290,19 +308,18 @@ def outlook(
     limit: int = DEFAULT_LIMIT,
     seed: int | None = None,
     samples: int = DEFAULT_SAMPLES,
-    schedule: Schedule = PINEAPPLE,
-    royalty: Callable[[Row, HandValue], int] = ofc.royalty,
-    fantasyland_next: Callable[..., ofc.FantasylandNext] = ofc.fantasyland_next,
+    rules: OutlookRules | None = None,
 ) -> Outlook:
-    """The board's outlook (module docstring). ``schedule``, ``royalty`` and ``fantasyland_next`` are the
-    rule set's."""
+    """The board's outlook (module docstring) under ``rules`` (the house rules by default)."""
+    rules = rules or HOUSE_RULES
+    schedule, royalty, fantasyland_next = rules.schedule, rules.royalty, rules.fantasyland_next
     board = Board(*(tuple(board.row(r)) for r in ROWS))  # rows as tuples, whatever the caller built
     seen = tuple(seen)
-    pool = _check(board, seen, fantasyland, schedule, seed is not None)
+    pool = _check(board, seen, fantasyland, rules, seed is not None)
     budget = _Budget(limit)
     levels = _levels(royalty)
     empty = {r: r.size - len(board.row(r)) for r in ROWS}
-    fl_counts = _fantasyland_counts(fantasyland)
+    fl_counts = _fantasyland_counts(fantasyland, rules)
 
     level_answers: dict[tuple[Row, str, int | None], bool | None] = {(l.row, l.category, l.rank): None for r in ROWS for l in levels[r]}
     fl_answers: dict[int, bool | None] = {n: None for n in fl_counts}
@@ -382,14 +399,17 @@ def _sample_witnesses(board: Board, pool: Sequence[Card], budget: _Budget, recor
             record(top, middle, bottom)
 
 
-def _fantasyland_counts(current: Fantasyland) -> tuple[int, ...]:
-    """The card counts the next hand may be played with: staying keeps the count; entry 14-17."""
+def _fantasyland_counts(current: Fantasyland, rules: OutlookRules) -> tuple[int, ...]:
+    """The card counts the next hand may be played with: staying (the rule set's count, or the one played
+    now), or entering (each count of the entry table)."""
     if current.active:
-        return (current.cards,) if current.cards is not None else ()
-    return ofc.FANTASYLAND_SIZES
+        count = rules.stay_count or current.cards
+        return (count,) if count is not None else ()
+    return rules.entry_counts
 
 
-def _check(board: Board, seen: tuple[Card, ...], fantasyland: Fantasyland, schedule: Schedule, simulate: bool) -> list[Card]:
+def _check(board: Board, seen: tuple[Card, ...], fantasyland: Fantasyland, rules: OutlookRules, simulate: bool) -> list[Card]:
+    schedule = rules.schedule
     problems = board_problems(board, seen, "seen")
     on_board = len(board.cards())
     needed = ofc.BOARD_SIZE - on_board
@@ -401,7 +421,7 @@ def _check(board: Board, seen: tuple[Card, ...], fantasyland: Fantasyland, sched
             needed = sum(dealt for dealt, _ in schedule.rounds[round_ - 1 :])
     if problems:
         raise InvalidInputError(problems)
-    ofc.check_fantasyland(fantasyland, ("fantasyland",))
+    rules.check_fantasyland(fantasyland, ("fantasyland",))
     taken = set(board.cards()) | set(seen)
     pool = [c for c in DECK if c not in taken]
     if len(pool) < needed:
@@ -489,4 +509,4 @@ def monte_carlo(board: Board, pool: Sequence[Card], seed: int, samples: int, sch
     return MonteCarlo(seed, samples, fouls, p, sqrt(p * (1 - p) / samples) if samples else 0.0)
 
 
-__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "MAX_SAMPLES", "FantasylandOutlook", "Level", "LevelOutlook", "MonteCarlo", "Outlook", "OutlookProblem", "monte_carlo", "outlook", "place_by_policy", "policy_key"]
+__all__ = ["HOUSE_RULES", "OutlookRules", "DEFAULT_LIMIT", "MAX_LIMIT", "MAX_SAMPLES", "FantasylandOutlook", "Level", "LevelOutlook", "MonteCarlo", "Outlook", "OutlookProblem", "monte_carlo", "outlook", "place_by_policy", "policy_key"]
