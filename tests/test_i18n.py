@@ -23,7 +23,7 @@ from service.api import ofc_pineapple as ofc_api
 from service.api.errors import SCHEMA_ERROR_CODES
 from service.api.limits import TOO_DEEP
 from service.rules import big_two as b2
-from service.rules import big_two_plays
+from service.rules import big_two_plays, ofc_moves, ofc_outlook
 from service.rules import joker_thirteen as j13
 from service.rules import messages, poker
 from service.rules import ofc_pineapple as ofc
@@ -113,6 +113,8 @@ CODE_REGISTRIES = [
     ("big-two", b2.MoveViolation),
     ("big-two", b2.ProblemCode),
     ("big-two", big_two_plays.PlaysProblem),
+    ("ofc-pineapple", ofc_moves.MovesProblem),
+    ("ofc-pineapple", ofc_outlook.OutlookProblem),
 ]
 
 
@@ -248,6 +250,13 @@ def ofc_sample(rng: random.Random, found: list) -> None:
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [wrong])
         first = ofc.Action(1 if not fantasyland[0].active else 0, tuple(deck[:14]), {ofc.TOP: tuple(deck[:3])}, ())
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [first, first])
+    # moves/legal and boards/outlook's impossible requests
+    full = ofc.Board(tuple(cards("As Ad Ah")), tuple(cards("2c 3c 4c 5c 6c")), tuple(cards("9d Td Jd Qd Kd")))
+    collect(found, "ofc-pineapple", ofc_moves.legal_moves, full, cards("Kc Ks 2d"))
+    collect(found, "ofc-pineapple", ofc_moves.legal_moves, ofc.Board(tuple(cards("As Ad Ah Ac"))), cards("Kc Ks 2d"))
+    collect(found, "ofc-pineapple", ofc_moves.legal_moves, ofc.Board(), cards("Kc Ks 2d"))
+    short = ofc.Board(tuple(cards("Qs Qd")), tuple(cards("7c 7d 4h")), tuple(cards("9d Td Jd")))
+    collect(found, "ofc-pineapple", ofc_outlook.outlook, short, [c for c in deck if c not in short.cards()][:40])
 
 
 def ofc_action(body: dict[str, Any]) -> ofc.Action:
