@@ -362,12 +362,14 @@ def outlook_answer(result: ofc_outlook.Outlook) -> dict[str, Any]:
 
 
 @blueprint.post("/moves/legal")
+@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem))
 def moves_legal() -> Response:
     body = load_body(_moves_legal)
     return answer(move_list(ofc_moves.legal_moves(body["board"], body["dealt"])))
 
 
 @blueprint.post("/boards/outlook")
+@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem))
 def boards_outlook() -> Response:
     body = load_body(_outlook)
     result = ofc_outlook.outlook(
