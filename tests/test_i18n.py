@@ -4,6 +4,7 @@ in both languages answers the same JSON but for its human text, with Content-Lan
 from __future__ import annotations
 
 import ast
+import importlib
 import copy
 import random
 import re
@@ -23,8 +24,9 @@ from service.api import ofc_pineapple as ofc_api
 from service.api.limits import TOO_DEEP
 from service.rules import big_two as b2
 from service.rules import joker_thirteen as j13
-from service.rules import messages, poker
+from service.rules import games, messages, poker
 from service.rules import ofc_pineapple as ofc
+from service.rules import ofc_rules
 from service.rules.cards import DECK, JOKER, NotationProblem, cards, parse_cards
 from service.rules.errors import InvalidInputError
 from service.rules.messages import CATALOG, EN, ZH_TW, placeholders
@@ -40,7 +42,7 @@ from tests.ofc_pineapple.records import BING, JIA, YI, showdown_record
 SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 ZH = {"Accept-Language": "zh-TW"}
-GAMES = messages.GAMES
+GAMES = messages.GAME_DOMAINS
 
 
 def entries() -> Iterator[tuple[str, str, messages.Text]]:
@@ -101,16 +103,10 @@ def test_catalog_sizes_per_game():
 
 # ---- every code the cores can emit has its text -----------------------------------------------------------
 
-CODE_REGISTRIES = [
-    ("cards", NotationProblem),
-    ("ofc-pineapple", ofc.MoveViolation),
-    ("ofc-pineapple", ofc.ProblemCode),
-    ("joker-thirteen", j13.ArrangementViolation),
-    ("joker-thirteen", j13.ProblemCode),
-    ("big-two", b2.InvalidPlay),
-    ("big-two", b2.MoveViolation),
-    ("big-two", b2.ProblemCode),
-]
+CODE_REGISTRIES = [("cards", NotationProblem)] + list(dict.fromkeys(
+    (game.domain, registry) for game in games.GAMES for registry in importlib.import_module(f"service.rules.{game.module}").CODES
+))
+"""Every code registry of every game of the registry, with the catalog domain its texts live in."""
 
 
 @pytest.mark.parametrize(("domain", "registry"), CODE_REGISTRIES, ids=[f"{d}:{r.__name__}" for d, r in CODE_REGISTRIES])
@@ -245,6 +241,13 @@ def ofc_sample(rng: random.Random, found: list) -> None:
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [wrong])
         first = ofc.Action(1 if not fantasyland[0].active else 0, tuple(deck[:14]), {ofc.TOP: tuple(deck[:3])}, ())
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [first, first])
+    # the texts that name another rule set's counts (service/rules/ofc_rules.py)
+    collect(found, "ofc-pineapple", ofc.validate_move, ofc.Board(), 10, deck[:1], {}, (), (), ofc_rules.CLASSIC)
+    collect(found, "ofc-pineapple", ofc.validate_move, ofc.Board(), 6, deck[:1], {}, ())
+    collect(found, "ofc-pineapple", ofc.evaluate_board, jia, ofc.Fantasyland(True, 15), (), ofc_rules.STANDARD)
+    collect(found, "ofc-pineapple", ofc.evaluate_board, jia, ofc.Fantasyland(True, 14), (), ofc_rules.CLASSIC)
+    collect(found, "ofc-pineapple", ofc.score_hand, seats[:1], ofc_rules.CLASSIC)
+    collect(found, "ofc-pineapple", ofc.validate_hand, 4, [ofc.Fantasyland()] * 4, [], ofc_rules.CLASSIC)
 
 
 def ofc_action(body: dict[str, Any]) -> ofc.Action:
@@ -860,7 +863,7 @@ def test_marshmallow_messages_keep_their_values(english):
 
 
 def test_localized_message_is_its_english_text_for_marshmallow():
-    message = i18n.LocalizedMessage.text("ofc-pineapple", "invalid_round")
+    message = i18n.LocalizedMessage.text("ofc-pineapple", "invalid_round", case="five_and_fantasyland")
     assert message == 'round is 1, 2, 3, 4, 5 or "fantasyland"' and isinstance(message, str)
     assert i18n.schema_message(message, ZH_TW) == 'round 是 1、2、3、4、5 或 "fantasyland"'
     assert i18n.schema_message("Unknown field.", EN) == "Unknown field."

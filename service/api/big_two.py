@@ -11,6 +11,7 @@ from service.api.common import (
     StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
 )  # fmt: skip
 from service.rules import big_two as b2
+from service.rules.games import Game
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
@@ -205,3 +206,17 @@ def games_validate() -> Response:
     body = load_body(_game_validate)
     actions = [Action(ActionType(a["type"]), tuple(a["cards"]), a["seat"]) for a in body["actions"]]
     return answer(game_record(b2.validate_game(body["base"], body["hands"], actions)))
+
+
+# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the game here ---
+
+
+def blueprint_for(game: Game) -> Blueprint:
+    """The blueprint serving ``game`` (this module serves one game)."""
+    assert blueprint.name == game.blueprint, game.id
+    return blueprint
+
+
+def schemas_for(game: Game) -> list[type]:
+    """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
+    return SCHEMAS

@@ -11,6 +11,7 @@ from service.api.common import (
     FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
 )  # fmt: skip
 from service.rules import ofc_pineapple as ofc
+from service.rules.games import Game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, Row
 
 blueprint = Blueprint("ofc_pineapple", __name__, url_prefix="/v1/ofc-pineapple")
@@ -111,7 +112,7 @@ class RoundField(fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int | str:
         if value == ofc.FANTASYLAND_ROUND or (type(value) is int and 1 <= value <= 5):
             return value
-        raise ValidationError(i18n.LocalizedMessage.text(ofc.DOMAIN, "invalid_round"))
+        raise ValidationError(i18n.LocalizedMessage.text(ofc.DOMAIN, "invalid_round", case="five_and_fantasyland"))
 
 
 class MoveValidateRequest(StrictSchema):
@@ -282,3 +283,17 @@ def hands_validate() -> Response:
         "score": hand_score(result.score) if result.score else None,
         "discards": [{"seat": d.seat, "card": str(d.card), "action": d.action} for d in result.discards],
     })  # fmt: skip
+
+
+# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the game here ---
+
+
+def blueprint_for(game: Game) -> Blueprint:
+    """The blueprint serving ``game`` (this module serves one game)."""
+    assert blueprint.name == game.blueprint, game.id
+    return blueprint
+
+
+def schemas_for(game: Game) -> list[type]:
+    """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
+    return SCHEMAS

@@ -158,17 +158,32 @@ OFC: dict[str, Text] = {
         "a player in Fantasyland was dealt 14, 15, 16 or 17 cards",
         "在范特西的玩家拿到的牌是 14、15、16 或 17 張",
     ),
+    "fantasyland_cards/sizes": T(
+        "a player in Fantasyland was dealt {sizes} cards in this rule set",
+        "這套規則裡在范特西的玩家拿到的牌是 {sizes} 張",
+    ),
+    "fantasyland_cards/none": T(
+        "the rule set {rule_set} has no Fantasyland: every player is active: false",
+        "{rule_set} 這套規則沒有范特西：每位玩家都是 active: false",
+    ),
     "fantasyland_cards/inactive": T(
         "cards is only given for a player in Fantasyland (active: true)",
         "只有在范特西的玩家（active: true）才填 cards",
     ),
-    "wrong_player_count": T(
+    "wrong_player_count/exact": T(
         "a hand has exactly {players} players, not {actual}",
         "一手牌剛好是 {players} 人，不是 {actual} 人",
     ),
-    "bad_seat": T("the dealer is seat 0, 1 or 2", "莊家是座位 0、1 或 2"),
+    "wrong_player_count/range": T(
+        "a hand has {min} to {players} players, not {actual}",
+        "一手牌是 {min} 到 {players} 人，不是 {actual} 人",
+    ),
+    "bad_seat/three": T("the dealer is seat 0, 1 or 2", "莊家是座位 0、1 或 2"),
+    "bad_seat/seats": T("the dealer is a seat from 0 to {last}", "莊家是座位 0 到 {last} 之一"),
     # request schema
-    "invalid_round": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
+    "invalid_round/five_and_fantasyland": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
+    "invalid_round/rounds": T("round is a number from 1 to {rounds} (this rule set has no Fantasyland round)",
+                              "round 是 1 到 {rounds} 的數字（這套規則沒有范特西那一輪）"),
 }
 
 # --- Joker Thirteen (鬼牌十三支加一色) ---------------------------------------------------------------
@@ -474,8 +489,10 @@ CATALOG: dict[str, dict[str, Text]] = {
     "schema": SCHEMA,
     "json": JSON,
 }
-GAMES = ("ofc-pineapple", "joker-thirteen", "big-two")
-FALLBACK = {game: ("cards",) for game in GAMES}
+SHARED_DOMAINS = ("cards", "http", "schema", "json")
+GAME_DOMAINS = tuple(domain for domain in CATALOG if domain not in SHARED_DOMAINS)
+"""The games' own texts (a game of the registry, service/rules/games.py, names its domain)."""
+FALLBACK = {domain: ("cards",) for domain in GAME_DOMAINS}
 """Where a domain's look-up continues when the domain has no such key."""
 PATTERN_DOMAINS = ("schema", "json", "http")
 """Domains whose texts also arrive as plain English strings (from marshmallow, the JSON decoder, werkzeug,
