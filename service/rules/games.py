@@ -82,7 +82,7 @@ _DECK52 = Deck(52, 0)
 GAMES: tuple[Game, ...] = (
     Game(
         "ofc-pineapple", "Pineapple Open-Face Chinese Poker", "大菠蘿", "ofc_pineapple", _DECK52,
-        (_ofc(ofc_rules.ULTIMATE),),
+        (_ofc(ofc_rules.ULTIMATE), _ofc(ofc_rules.STANDARD), _ofc(ofc_rules.PROGRESSIVE)),
     ),
     Game(
         "joker-thirteen", "Joker Thirteen with an extra spade suit", "鬼牌十三支加一色", "joker_thirteen", Deck(68, 3),
@@ -91,6 +91,10 @@ GAMES: tuple[Game, ...] = (
     Game(
         "big-two", "Taiwanese Big Two", "台灣大老二", "big_two", _DECK52,
         (RuleSet("taiwan", "Taiwanese Big Two (house rules)", "台灣大老二", "big-two/taiwan", (big_two.SEATS, big_two.SEATS)),),
+    ),
+    Game(
+        "ofc-classic", "Classic Open-Face Chinese Poker", "明牌十三張", "ofc_pineapple", _DECK52,
+        (_ofc(ofc_rules.CLASSIC),), text_domain="ofc-pineapple",
     ),
 )  # fmt: skip
 GAME_BY_ID = {g.id: g for g in GAMES}

@@ -425,6 +425,7 @@ HTTP: dict[str, Text] = {
         "傳送的資料超過服務接受的大小上限。",
     ),
     "games.ofc-pineapple.deck": T("one standard 52-card deck", "一副 52 張撲克牌，沒有鬼牌"),
+    "games.ofc-classic.deck": T("one standard 52-card deck", "一副 52 張撲克牌，沒有鬼牌"),
     "games.joker-thirteen.deck": T(
         "52 cards, a second identical spade suit and 3 jokers",
         "標準 52 張，多一組完全相同的黑桃，再加 3 張鬼牌",

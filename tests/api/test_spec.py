@@ -107,6 +107,20 @@ def test_the_contract_lists_the_games_of_the_registry():
     assert {op["tags"][0] for _, _, op in OPERATIONS} - {"service"} == {game.id for game in GAMES}
 
 
+@pytest.mark.parametrize("game", [g for g in GAMES if len(g.rule_sets) > 1 or g.default.rules is not None], ids=lambda g: g.id)
+def test_the_contract_names_each_games_rule_sets_and_player_bounds(game):
+    """Every request that takes ``rule_set`` enumerates exactly the game's rule sets, and every ``players``
+    list is bounded by the fewest and most players over them."""
+    names = {schema.__name__ for schema in GAME_SCHEMAS[game.id]}
+    with_rule_set = [n for n in names if "rule_set" in COMPONENTS[n]["properties"]]
+    assert len(with_rule_set) == 6, with_rule_set  # the six operations
+    for name in with_rule_set:
+        assert resolve(COMPONENTS[name]["properties"]["rule_set"])["enum"] == [r.id for r in game.rule_sets], name
+        players = COMPONENTS[name]["properties"].get("players")
+        if players is not None:
+            assert (players["minItems"], players["maxItems"]) == game.players, name
+
+
 def test_games_answer_is_the_registry(client):
     listed = client.get("/v1/games").get_json()["games"]
     assert [(g["id"], g["rule_set"], g["players"], g["base_path"]) for g in listed] == [
