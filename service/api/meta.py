@@ -27,18 +27,20 @@ def game_entry(game: registry.Game, language: str = messages.EN) -> dict[str, An
         "players": {"min": low, "max": high},
         "deck": {"cards": game.deck.cards, "jokers": game.deck.jokers, "description": messages.text("http", f"games.{game.id}.deck", language)},
         "base_path": game.base_path,
-        "rule_sets": [rule_set_entry(r, r is game.default) for r in game.rule_sets],
+        "rule_sets": [rule_set_entry(game, r, language) for r in game.rule_sets],
     }
 
 
-def rule_set_entry(rule_set: registry.RuleSet, default: bool) -> dict[str, Any]:
-    """One rule set: names, source, players and, where the game's rules are an object, every parameter."""
+def rule_set_entry(game: registry.Game, rule_set: registry.RuleSet, language: str) -> dict[str, Any]:
+    """One rule set: names, source, description, players and, where the game's rules are an object, every
+    parameter and their digest."""
     entry: dict[str, Any] = {
         "id": rule_set.id,
         "name": rule_set.name,
         "native_name": rule_set.native_name,
         "source": rule_set.source,
-        "default": default,
+        "description": messages.text("http", f"rule_sets.{game.id}.{rule_set.id}", language),
+        "default": rule_set is game.default,
         "players": {"min": rule_set.players[0], "max": rule_set.players[1]},
     }
     if rule_set.rules is not None:

@@ -276,3 +276,13 @@ def test_api_games_lists_every_rule_set_with_all_parameters(client):
     assert [d["dealt"] for d in classic["deals"]] == [5] + [1] * 8 and classic["fantasyland"]["cards"] == []
     assert listed["ofc-classic"]["native_name"] == "明牌十三張" and listed["ofc-classic"]["players"] == {"min": 2, "max": 4}
     assert [r["rules_digest"] for r in pineapple] == [ULTIMATE.digest, STANDARD.digest, PROGRESSIVE.digest]
+
+
+def test_games_describes_each_rule_set_in_its_sources_own_words(client):
+    """zh-TW: 明牌十三張 and 擺烏龍 / 爆牌 (the forum), 范特西 (the house book)."""
+    listed = {g["id"]: g for g in client.get("/v1/games", headers={"Accept-Language": "zh-TW"}).get_json()["games"]}
+    classic = listed["ofc-classic"]["rule_sets"][0]["description"]
+    assert "明牌十三張" in classic and "擺烏龍" in classic and "爆牌" in classic and "范特西" in classic
+    assert all("范特西" in r["description"] for r in listed["ofc-pineapple"]["rule_sets"])
+    english = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
+    assert english["ofc-pineapple"]["rule_sets"][2]["description"] == "The house rules, except that staying in Fantasyland always gives 14 cards (Progressive)."
