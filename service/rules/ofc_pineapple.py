@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates
-from service.rules.ofc_rules import HOUSE, OfcRules
+from service.rules.ofc_rules import HOUSE, OfcRules, Row
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue, winner
 
@@ -64,20 +64,6 @@ CODES = (MoveViolation, ProblemCode)
 """Every code registry of this module's violations and problems (a test checks each code has its texts)."""
 
 
-class Row(StrEnum):
-    TOP = "top"
-    MIDDLE = "middle"
-    BOTTOM = "bottom"
-
-    # Rows are hashed and compared as the plain strings they are: Enum's own __hash__ is Python code,
-    # and rows key every dict of a board on the scoring hot path.
-    __hash__ = str.__hash__
-
-    @property
-    def size(self) -> int:
-        return 3 if self == "top" else 5
-
-
 TOP, MIDDLE, BOTTOM = Row.TOP, Row.MIDDLE, Row.BOTTOM  # plain names: Enum class attributes are slow to read
 ROWS = (TOP, MIDDLE, BOTTOM)
 
@@ -86,9 +72,7 @@ ROWS = (TOP, MIDDLE, BOTTOM)
 
 def royalty(row: Row, hand: HandValue, rules: OfcRules = HOUSE) -> int:
     """The row's royalty by the rule set's table; earned whether the row wins or not (not if fouled)."""
-    if row == TOP:
-        return rules.top_royalty[hand.strength]
-    return (rules.middle_royalty if row == MIDDLE else rules.bottom_royalty)[hand.category]
+    return rules.royalty_by_row[row][hand.strength]
 
 
 # --- rows --------------------------------------------------------------------------------------------
@@ -122,9 +106,7 @@ def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",), rules:
     value = _value_if_distinct(hand) if len(hand) == _ROW_SIZE[row] else None
     if value is None:
         raise _row_problem(row, hand, path)
-    if row == TOP:
-        return _new_tuple(RowValue, (value, rules.top_royalty[value.strength]))
-    return _new_tuple(RowValue, (value, (rules.middle_royalty if row == MIDDLE else rules.bottom_royalty)[value.category]))
+    return _new_tuple(RowValue, (value, rules.royalty_by_row[row][value.strength]))
 
 
 def compare_rows(row: Row, a: Sequence[Card], b: Sequence[Card], rules: OfcRules = HOUSE) -> tuple[str, RowValue, RowValue]:
@@ -269,7 +251,7 @@ def evaluate_board(board: Board, fantasyland: Fantasyland = Fantasyland(), path:
         rows = {TOP: _row_value(top, 0), MIDDLE: _row_value(middle, 0), BOTTOM: _row_value(bottom, 0)}
         total = 0
     else:
-        top_royalty, middle_royalty, bottom_royalty = rules.top_royalty[top.strength], rules.middle_royalty[middle.category], rules.bottom_royalty[bottom.category]
+        top_royalty, middle_royalty, bottom_royalty = rules.top_royalty[top.strength], rules.middle_royalty[middle.strength], rules.bottom_royalty[bottom.strength]
         rows = {TOP: _row_value(top, top_royalty), MIDDLE: _row_value(middle, middle_royalty), BOTTOM: _row_value(bottom, bottom_royalty)}
         total = top_royalty + middle_royalty + bottom_royalty
     return _new_tuple(BoardValue, (rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland, rules)))
