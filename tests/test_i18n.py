@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import pkgutil
 import copy
 import random
 import re
@@ -22,7 +23,9 @@ from service.api import create_app, i18n
 from service.api import joker_thirteen as joker_thirteen_api
 from service.api import ofc_pineapple as ofc_api
 from service.api.limits import TOO_DEEP
+import service.rules
 from service.rules import big_two as b2
+from service.rules import big_two_plays
 from service.rules import joker_thirteen as j13
 from service.rules import games, messages, poker
 from service.rules import ofc_pineapple as ofc
@@ -103,10 +106,15 @@ def test_catalog_sizes_per_game():
 
 # ---- every code the cores can emit has its text -----------------------------------------------------------
 
+RULES_MODULES = [importlib.import_module(f"service.rules.{m.name}") for m in pkgutil.iter_modules(service.rules.__path__)]
 CODE_REGISTRIES = [("cards", NotationProblem)] + list(dict.fromkeys(
-    (game.domain, registry) for game in games.GAMES for registry in importlib.import_module(f"service.rules.{game.module}").CODES
+    (module.DOMAIN, registry) for module in RULES_MODULES for registry in getattr(module, "CODES", ())
 ))
-"""Every code registry of every game of the registry, with the catalog domain its texts live in."""
+"""Every code registry (``CODES``) of every rules module, with the catalog domain its texts live in."""
+
+
+def test_every_game_of_the_registry_declares_its_codes():
+    assert all(importlib.import_module(f"service.rules.{game.module}").CODES for game in games.GAMES)
 
 
 @pytest.mark.parametrize(("domain", "registry"), CODE_REGISTRIES, ids=[f"{d}:{r.__name__}" for d, r in CODE_REGISTRIES])
@@ -273,6 +281,12 @@ def joker_thirteen_sample(rng: random.Random, found: list) -> None:
     collect(found, "joker-thirteen", j13.score_round, doubled)
     collect(found, "joker-thirteen", parse_cards, ["As", "Zz", 10, "JK"])
     collect(found, "big-two", parse_cards, ["JK", "jk"])  # no jokers in Big Two
+    # plays/legal's impossible situations
+    first = cards("3c 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
+    collect(found, "big-two", big_two_plays.list_plays, cards("3c 4c"), cards("5c 6d"))
+    collect(found, "big-two", lambda: big_two_plays.list_plays(first, cards("3d"), first_lead=True))
+    collect(found, "big-two", lambda: big_two_plays.list_plays(cards("3c 4c"), first_lead=True))
+    collect(found, "big-two", lambda: big_two_plays.list_plays(cards("3c"), cards("4c"), table_seat=1))
 
 
 @pytest.fixture(scope="module")
