@@ -25,7 +25,7 @@ from service.api import ofc_pineapple as ofc_api
 from service.api.limits import TOO_DEEP
 import service.rules
 from service.rules import big_two as b2
-from service.rules import big_two_plays
+from service.rules import big_two_plays, ofc_moves, ofc_outlook
 from service.rules import joker_thirteen as j13
 from service.rules import games, messages, poker
 from service.rules import ofc_pineapple as ofc
@@ -256,6 +256,13 @@ def ofc_sample(rng: random.Random, found: list) -> None:
     collect(found, "ofc-pineapple", ofc.evaluate_board, jia, ofc.Fantasyland(True, 14), (), ofc_rules.CLASSIC)
     collect(found, "ofc-pineapple", ofc.score_hand, seats[:1], ofc_rules.CLASSIC)
     collect(found, "ofc-pineapple", ofc.validate_hand, 4, [ofc.Fantasyland()] * 4, [], ofc_rules.CLASSIC)
+    # moves/legal and boards/outlook's impossible requests
+    full = ofc.Board(tuple(cards("As Ad Ah")), tuple(cards("2c 3c 4c 5c 6c")), tuple(cards("9d Td Jd Qd Kd")))
+    collect(found, "ofc-pineapple", ofc_moves.legal_moves, full, cards("Kc Ks 2d"))
+    collect(found, "ofc-pineapple", ofc_moves.legal_moves, ofc.Board(tuple(cards("As Ad Ah Ac"))), cards("Kc Ks 2d"))
+    collect(found, "ofc-pineapple", ofc_moves.legal_moves, ofc.Board(), cards("Kc Ks 2d"))
+    short = ofc.Board(tuple(cards("Qs Qd")), tuple(cards("7c 7d 4h")), tuple(cards("9d Td Jd")))
+    collect(found, "ofc-pineapple", ofc_outlook.outlook, short, [c for c in deck if c not in short.cards()][:40])
 
 
 def ofc_action(body: dict[str, Any]) -> ofc.Action:

@@ -184,6 +184,18 @@ OFC: dict[str, Text] = {
     "invalid_round/five_and_fantasyland": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
     "invalid_round/rounds": T("round is a number from 1 to {rounds} (this rule set has no Fantasyland round)",
                               "round 是 1 到 {rounds} 的數字（這套規則沒有范特西那一輪）"),
+    # moves/legal, boards/outlook (service/rules/ofc_moves.py, ofc_outlook.py): impossible requests (422)
+    "board_complete": T("the board is complete: no cards are dealt to it", "牌面已經擺滿，不會再發牌"),
+    "board_between_rounds": T(
+        "a board of {actual} cards is not at the start of a round",
+        "牌面上有 {actual} 張牌，不是某一輪開始時的張數",
+    ),
+    "deal_size": T("round {round} deals {expected} cards, not {actual}", "第 {round} 輪發 {expected} 張牌，不是 {actual} 張"),
+    "row_too_full": T("the {row} row holds at most {size} cards, not {actual}", "{row:term}最多 {size} 張，不是 {actual} 張"),
+    "not_enough_cards": T(
+        "{needed} more cards must come but only {unseen} are unseen",
+        "還要再來 {needed} 張牌，但沒見過的牌只剩 {unseen} 張",
+    ),
 }
 
 # --- Joker Thirteen (鬼牌十三支加一色) ---------------------------------------------------------------
