@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response
-from marshmallow import ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import ValidationError, fields, post_load, validate
 
 from service.api import i18n
 from service.api.common import (
@@ -145,6 +145,30 @@ SHARED_SCHEMAS = [CompleteBoard, PartialBoard, Placement, FantasylandState, TopR
 # --- schemas of one game: its rule sets bound the rest ------------------------------------------------
 
 
+class PlayerList(fields.List):
+    """The players of a hand: as many as the rule set the request names allows (the default's when it names
+    none or one the game lacks), checked once the list has loaded, as a length validator would, with its
+    message; the declared bound is the widest of the game's rule sets (the contract's)."""
+
+    def __init__(self, inner: fields.Field, rule_sets: dict[str, OfcRules], default: OfcRules, **kwargs: Any):
+        widest = validate.Length(min=min(r.players[0] for r in rule_sets.values()), max=max(r.players[1] for r in rule_sets.values()))
+        super().__init__(inner, validate=widest, **kwargs)
+        self.checks = {name: self._length(rules) for name, rules in rule_sets.items()}
+        self.default_check = self._length(default)
+
+    @staticmethod
+    def _length(rules: OfcRules) -> validate.Length:
+        low, high = rules.players
+        return validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+        loaded = super()._deserialize(value, attr, data, **kwargs)
+        named = data.get("rule_set") if isinstance(data, dict) else None
+        check = self.checks.get(named, self.default_check) if type(named) is str else self.default_check
+        check(loaded)
+        return loaded
+
+
 def _round_field(game: Game) -> type[fields.Field]:
     rounds = max(r.rules.rounds for r in game.rule_sets)
     fantasyland = any(r.rules.has_fantasyland for r in game.rule_sets)
@@ -175,21 +199,8 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
     def royalties() -> fields.Field:
         return fields.Nested(RoyaltyTables)
 
-    class Seated(StrictSchema):
-        """A request with ``players``: their number is the named rule set's (checked once the list loaded,
-        as a length validator would, with its message)."""
-
-        @validates_schema(skip_on_field_errors=False)
-        def _player_count(self, data: dict[str, Any], **kwargs: Any) -> None:
-            players = data.get("players")
-            if players is None:
-                return
-            low, high = rule_sets.get(data.get("rule_set"), default).players
-            check = validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
-            try:
-                check(players)
-            except ValidationError as error:
-                raise ValidationError({"players": error.messages}) from None
+    def players(inner: fields.Field) -> fields.Field:
+        return PlayerList(inner, rule_sets, default, required=True)
 
     def schema(name: str, base: type, **declared: Any) -> type[StrictSchema]:
         return type(prefix + name, (base,), declared)
@@ -243,15 +254,15 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
             discard=card_list(0, MAX_DEALT, load_default=list), seen=card_list(0, 52, load_default=list), rule_set=rule_set(),
         ),
         "HandScoreRequest": schema(
-            "HandScoreRequest", Seated,
-            players=fields.List(FastNested(ScoredPlayer), required=True), rule_set=rule_set(), royalties=royalties(),
+            "HandScoreRequest", StrictSchema,
+            players=players(FastNested(ScoredPlayer)), rule_set=rule_set(), royalties=royalties(),
             fast_load=staticmethod(hand_score_fast_load),
         ),
         "RecordAction": record_action,
         "HandValidateRequest": schema(
-            "HandValidateRequest", Seated,
+            "HandValidateRequest", StrictSchema,
             dealer=StrictInteger(required=True, validate=validate.Range(0, most - 1)),
-            players=fields.List(fields.Nested(RecordPlayer), required=True),
+            players=players(fields.Nested(RecordPlayer)),
             actions=fields.List(fields.Nested(record_action), required=True, validate=validate.Length(max=MAX_ACTIONS)),
             rule_set=rule_set(), royalties=royalties(),
         ),
