@@ -16,11 +16,12 @@ from marshmallow import ValidationError, fields, post_load, validate
 
 from service.api import i18n
 from service.api.common import (
-    FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
+    FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
 from service.rules import ofc_pineapple as ofc
+from service.rules.cards import NotationProblem
 from service.rules.games import GAMES, Game
-from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, Row
+from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
@@ -63,9 +64,12 @@ class PartialBoard(StrictSchema):
 
 
 class Placement(StrictSchema):
-    top = card_list(0, 3, load_default=list)
-    middle = card_list(0, 5, load_default=list)
-    bottom = card_list(0, 5, load_default=list)
+    """Each row holds at most what a deal can (17 cards), not what the row can: a row placed too full is a
+    rule broken (``row_overflow``, a 200 violation), not a malformed request (ruling S2)."""
+
+    top = card_list(0, MAX_DEALT, load_default=list)
+    middle = card_list(0, MAX_DEALT, load_default=list)
+    bottom = card_list(0, MAX_DEALT, load_default=list)
 
     @post_load
     def _rows(self, data: dict[str, Any], **kwargs: Any) -> dict[Row, tuple]:
@@ -343,6 +347,17 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
 
 # --- routes: one blueprint per OFC game of the registry -------------------------------------------------
 
+ERRORS = (*NotationProblem, *ProblemCode, "invalid_round")
+"""The 422 ``errors`` codes of this game's operations, besides the request schema's."""
+RECORD_ONLY = {MoveViolation.RECORD_INCOMPLETE, MoveViolation.ACTION_AFTER_HAND_END, MoveViolation.OUT_OF_TURN, MoveViolation.CARD_DEALT_TWICE}
+MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
+
+
+ERRORS = tuple(dict.fromkeys((*NotationProblem, *ProblemCode, "invalid_round")))
+"""The 422 ``errors`` codes of the OFC operations, besides the request schema's."""
+RECORD_ONLY = {MoveViolation.RECORD_INCOMPLETE, MoveViolation.ACTION_AFTER_HAND_END, MoveViolation.OUT_OF_TURN, MoveViolation.CARD_DEALT_TWICE}
+MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
+
 
 def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Blueprint:
     """The six operations of ``game`` under its base path, each applying the rule set a request names."""
@@ -354,12 +369,14 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     hand_score_request, hand_validate = schemas["HandScoreRequest"](), schemas["HandValidateRequest"]()
 
     @bp.post("/rows/evaluate")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS)
     def rows_evaluate() -> Response:
         body = load_body(row_evaluate)
         rules = effective_rules(game_rules, default, body)
         return answer(say_rules(body, rules, row_value(ofc.evaluate_row(Row(body["row"]), body["cards"], ("cards",), rules))))
 
     @bp.post("/rows/compare")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS)
     def rows_compare() -> Response:
         body = load_body(row_compare)
         rules = effective_rules(game_rules, default, body)
@@ -367,12 +384,14 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         return answer(say_rules(body, rules, {"winner": result, "a": row_value(a), "b": row_value(b)}))
 
     @bp.post("/boards/evaluate")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS)
     def boards_evaluate() -> Response:
         body = load_body(board_evaluate)
         rules = effective_rules(game_rules, default, body)
         return answer(say_rules(body, rules, board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules))))
 
     @bp.post("/moves/validate")
+    @rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS)
     def moves_validate() -> Response:
         body = load_body(move_validate)
         rules = effective_rules(game_rules, default, body)
@@ -384,6 +403,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         }))  # fmt: skip
 
     @bp.post("/hands/score")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS)
     def hands_score() -> Response:
         body = load_body(hand_score_request)
         rules = effective_rules(game_rules, default, body)
@@ -391,6 +411,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         return answer(say_rules(body, rules, hand_score(score)))
 
     @bp.post("/hands/validate")
+    @rule_codes(ofc.DOMAIN, violations=MoveViolation, errors=ERRORS)
     def hands_validate() -> Response:
         body = load_body(hand_validate)
         rules = effective_rules(game_rules, default, body)
@@ -509,12 +530,14 @@ def outlook_answer(result: ofc_outlook.Outlook) -> dict[str, Any]:
 
 
 @blueprint.post("/moves/legal")
+@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem))
 def moves_legal() -> Response:
     body = load_body(_moves_legal)
     return answer(move_list(ofc_moves.legal_moves(body["board"], body["dealt"])))
 
 
 @blueprint.post("/boards/outlook")
+@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem))
 def boards_outlook() -> Response:
     body = load_body(_outlook)
     result = ofc_outlook.outlook(
