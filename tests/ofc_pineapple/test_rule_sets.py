@@ -219,7 +219,7 @@ def test_api_names_the_rule_set_it_applied_only_when_asked(post):
 
 def test_api_refuses_a_rule_set_of_another_game(post):
     status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As"], "rule_set": "classic"})
-    assert status == 422 and body["errors"] == [{"pointer": "/rule_set", "message": "Must be one of: ultimate-fantasyland, standard, progressive."}]
+    assert status == 422 and body["errors"] == [{"pointer": "/rule_set", "code": "not_one_of", "message": "Must be one of: ultimate-fantasyland, standard, progressive."}]
 
 
 def test_api_two_players_in_standard_and_the_house_length_message_unchanged(post):
@@ -227,9 +227,9 @@ def test_api_two_players_in_standard_and_the_house_length_message_unchanged(post
     status, body = post("ofc-pineapple/hands/score", {"players": players, "rule_set": "standard"})
     assert (status, [p["total"] for p in body["players"]], body["rule_set"]) == (200, [-3, 3], "standard")
     status, body = post("ofc-pineapple/hands/score", {"players": players})
-    assert status == 422 and body["errors"] == [{"pointer": "/players", "message": "Length must be 3."}]
+    assert status == 422 and body["errors"] == [{"pointer": "/players", "code": "wrong_length", "message": "Length must be 3."}]
     status, body = post("ofc-pineapple/hands/score", {"players": [*players, {"board": BING}, {"board": JIA}], "rule_set": "standard"})
-    assert status == 422 and body["errors"] == [{"pointer": "/players", "message": "Length must be between 2 and 3."}]
+    assert status == 422 and body["errors"] == [{"pointer": "/players", "code": "wrong_length", "message": "Length must be between 2 and 3."}]
 
 
 def test_api_classic_scores_the_threads_four_players(post):
@@ -241,7 +241,7 @@ def test_api_classic_scores_the_threads_four_players(post):
 def test_api_classic_round_is_1_to_9_without_fantasyland(post):
     move = {"board": {}, "dealt": ["As"], "placement": {"top": ["As"]}}
     status, body = post("ofc-classic/moves/validate", {**move, "round": "fantasyland"})
-    assert status == 422 and body["errors"] == [{"pointer": "/round", "message": "round is a number from 1 to 9 (this rule set has no Fantasyland round)"}]
+    assert status == 422 and body["errors"] == [{"pointer": "/round", "code": "invalid_round", "message": "round is a number from 1 to 9 (this rule set has no Fantasyland round)"}]
     status, body = post("ofc-classic/moves/validate", {**move, "round": 2, "board": {"bottom": ["2c", "3c", "4c", "5c", "6c"]}, "rule_set": "classic"})
     assert (status, body["legal"], body["rule_set"]) == (200, True, "classic")
 
