@@ -67,6 +67,10 @@ class MovesProblem(StrEnum):
     ROW_TOO_FULL = "row_too_full"
 
 
+CODES = (MovesProblem,)
+"""The codes of this module's problems (a test checks each has its texts)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One legal move: the discarded cards, the placement by row and the board it makes."""

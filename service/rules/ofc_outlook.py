@@ -70,6 +70,10 @@ class OutlookProblem(StrEnum):
     NOT_ENOUGH_CARDS = "not_enough_cards"
 
 
+CODES = (OutlookProblem,)
+"""The codes of this module's problems (a test checks each has its texts)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """A royalty level of a row: its category, the rank for the top's pairs and trips, the royalty."""
