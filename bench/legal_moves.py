@@ -142,7 +142,7 @@ def inprocess(ops: Sequence[Operation], args: argparse.Namespace) -> None:
 
 def http(ops: Sequence[Operation], args: argparse.Namespace) -> None:
     endpoints = [Endpoint("GET /healthz", "GET", "/healthz")]
-    endpoints += [Endpoint.post_json(f"POST {op.path}", op.path, op.bodies[0], expect=(200,)) for op in ops]
+    endpoints += [Endpoint.post_json(op.name, op.path, op.bodies[0], expect=(200,)) for op in ops]
     results = common.http_benchmark(endpoints, args)
     if results is None:
         say("NOT MEASURED: pre-flight failed")

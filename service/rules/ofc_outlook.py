@@ -355,6 +355,11 @@ def outlook(
             level_answers = dict.fromkeys(level_answers, False)
             fl_answers = dict.fromkeys(fl_answers, False)
             break
+    for r, row_options in options.items():  # a level no completion of its row makes, even alone, is out of reach
+        made = {_level_key(r, hand) for hand in row_options.hands}
+        for key in level_answers:
+            if key[0] == r and key[1:] not in made:
+                level_answers[key] = False
     if nonfoul is None and len(options) == 3:
         by_key = {r: _indices_by_key(r, options[r]) for r in ROWS}
         found = _search(options, TOP, {}, budget)
@@ -389,16 +394,42 @@ WITNESS_COST = 10  # budget units per sampled completion (the draw, three hands 
 
 def _sample_witnesses(board: Board, pool: Sequence[Card], budget: _Budget, record: Callable[[HandValue, HandValue, HandValue], None]) -> None:
     """Random completions (fixed seed) until the budget runs out; each one that does not foul is a witness.
-    They can only prove "reachable": the questions they do not answer stay unsettled (None)."""
+    They can only prove "reachable": the questions they do not answer stay unsettled (None).
+
+    Each row's places are, in two draws of three, filled first from a narrowed pool, so that rare hands
+    come up: the cards of one suit (flushes, straight flushes) or of two ranks (trips, full houses, quads);
+    the places left are then filled from the rest, uniformly. Every draw is a real completion."""
     rng = random.Random(WITNESS_SEED)
     deck = list(pool)
     sizes = [r.size - len(board.row(r)) for r in ROWS]
+    open_rows = [n for n in range(3) if sizes[n]]
+    by_suit = [[c for c in deck if c.suit is s] for s in {c.suit for c in deck}]
+    by_rank: dict[int, list[Card]] = {}
+    for c in deck:
+        by_rank.setdefault(c.rank, []).append(c)
+    ranks = list(by_rank)
     value = poker.value_if_distinct
     while budget.take(WITNESS_COST):
-        drawn = rng.sample(deck, sum(sizes))
-        top = value(board.top + tuple(drawn[: sizes[0]]))
-        middle = value(board.middle + tuple(drawn[sizes[0] : sizes[0] + sizes[1]]))
-        bottom = value(board.bottom + tuple(drawn[sizes[0] + sizes[1] :]))
+        rows: list[list[Card]] = [[], [], []]
+        taken: set[Card] = set()
+        for n in open_rows:  # each row narrowed in two draws of three, uniform in the third
+            kind = rng.randrange(3)
+            if kind == 0:
+                continue
+            if kind == 1:
+                narrowed = [c for c in rng.choice(by_suit) if c not in taken]
+            else:
+                narrowed = [c for r in rng.sample(ranks, min(2, len(ranks))) for c in by_rank[r] if c not in taken]
+            rows[n] = rng.sample(narrowed, min(sizes[n], len(narrowed)))
+            taken.update(rows[n])
+        rest = rng.sample([c for c in deck if c not in taken], sum(sizes) - len(taken))
+        for n in range(3):
+            need = sizes[n] - len(rows[n])
+            rows[n] += rest[:need]
+            rest = rest[need:]
+        top = value(board.top + tuple(rows[0]))
+        middle = value(board.middle + tuple(rows[1]))
+        bottom = value(board.bottom + tuple(rows[2]))
         if top.strength <= middle.strength <= bottom.strength:
             record(top, middle, bottom)
 
