@@ -91,6 +91,8 @@ def brute_force(cards, terms: FantasylandTerms, stay_value: int, k: int, chunk: 
         value = royalty_b[bb] + royalty_m[m] + royalty_t[t] + stay_value * stays
         key = ((value * width + ob) * width + om) * width + ot
         member = (bb << 34) | (m << 17) | t
+        if not key.size:
+            continue  # every arrangement of these bottoms fouls
         order = np.lexsort((member, key))
         key, member = key[order], member[order]
         last = np.r_[key[1:] != key[:-1], True]  # the highest member of each class
