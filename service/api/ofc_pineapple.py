@@ -10,7 +10,9 @@ from service.api import i18n
 from service.api.common import (
     FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
 )  # fmt: skip
+from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
+from service.rules.cards import DECK
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, Row
 
 blueprint = Blueprint("ofc_pineapple", __name__, url_prefix="/v1/ofc-pineapple")
@@ -168,10 +170,22 @@ class HandValidateRequest(StrictSchema):
     actions = fields.List(fields.Nested(RecordAction), required=True, validate=validate.Length(max=MAX_ACTIONS))
 
 
+# --- fantasyland/solve (issue 14) ---
+
+
+class FantasylandSolveRequest(StrictSchema):
+    cards = card_list(min(ofc.FANTASYLAND_SIZES), MAX_DEALT, required=True)
+    seen = card_list(0, len(DECK) - min(ofc.FANTASYLAND_SIZES), load_default=list)
+    stay_value = StrictInteger(load_default=fantasyland.DEFAULT_STAY_VALUE, validate=validate.Range(0, fantasyland.MAX_STAY_VALUE))
+    alternatives = StrictInteger(load_default=fantasyland.DEFAULT_ALTERNATIVES, validate=validate.Range(0, fantasyland.MAX_ALTERNATIVES))
+
+
+# --- end fantasyland/solve ---
+
 SCHEMAS = [
     RowEvaluateRequest, RowCompareRequest, CompleteBoard, PartialBoard, Placement, FantasylandState,
     BoardEvaluateRequest, MoveValidateRequest, ScoredPlayer, HandScoreRequest, RecordPlayer, RecordAction,
-    HandValidateRequest,
+    HandValidateRequest, FantasylandSolveRequest,
 ]  # fmt: skip
 """Every request schema, for the test that compares them with openapi.yaml."""
 
@@ -181,6 +195,7 @@ _board_evaluate = BoardEvaluateRequest()
 _move_validate = MoveValidateRequest()
 _hand_score = HandScoreRequest()
 _hand_validate = HandValidateRequest()
+_fantasyland_solve = FantasylandSolveRequest()
 
 # --- answers -----------------------------------------------------------------------------------------
 
@@ -282,3 +297,37 @@ def hands_validate() -> Response:
         "score": hand_score(result.score) if result.score else None,
         "discards": [{"seat": d.seat, "card": str(d.card), "action": d.action} for d in result.discards],
     })  # fmt: skip
+
+
+# --- fantasyland/solve (issue 14) ---
+
+
+def fantasyland_setting(setting: fantasyland.Setting, dealt: int) -> dict[str, Any]:
+    """A solver's setting: the board, the discards, its value and the evaluator's view of the board."""
+    value = ofc.evaluate_board(setting.board, Fantasyland(True, dealt))
+    return {
+        "board": board_cards(setting.board),
+        "discard": card_texts(setting.discard),
+        "value": setting.value,
+        "royalties": setting.royalties,
+        "stays": setting.stays,
+        "rows": {r: row_value(value.rows[r]) for r in ROWS},
+        "fantasyland_next": fantasyland_next(value.fantasyland_next),
+    }
+
+
+@blueprint.post("/fantasyland/solve")
+def fantasyland_solve() -> Response:
+    body = load_body(_fantasyland_solve)
+    dealt = body["cards"]
+    fantasyland.check_deal(dealt, body["seen"])
+    solution = fantasyland.solve(dealt, stay_value=body["stay_value"], alternatives=body["alternatives"])
+    return answer({
+        "proven_optimal": True,
+        "stay_value": body["stay_value"],
+        "best": fantasyland_setting(solution.best, len(dealt)),
+        "alternatives": [fantasyland_setting(s, len(dealt)) for s in solution.alternatives],
+    })  # fmt: skip
+
+
+# --- end fantasyland/solve ---

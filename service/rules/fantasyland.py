@@ -41,7 +41,8 @@ from typing import NamedTuple
 
 from service.rules import ofc_pineapple as ofc
 from service.rules import poker
-from service.rules.cards import Card
+from service.rules.cards import Card, find_duplicates
+from service.rules.errors import InvalidInputError, problem
 from service.rules.ofc_pineapple import BOTTOM, MIDDLE, TOP, Board, Row
 
 Strength = tuple[int, ...]
@@ -85,6 +86,17 @@ class Setting(NamedTuple):
 class Solution(NamedTuple):
     best: Setting
     alternatives: tuple[Setting, ...]
+
+
+def check_deal(dealt: Sequence[Card], seen: Sequence[Card] = (), sizes: Sequence[int] = ofc.FANTASYLAND_SIZES) -> None:
+    """``InvalidInputError`` unless ``dealt`` is a Fantasyland deal (``sizes``) of different cards, none of
+    them among the cards ``seen`` elsewhere (which must be different too)."""
+    problems = []
+    if len(dealt) not in sizes:
+        problems.append(problem(ofc.DOMAIN, ("cards",), "fantasyland_deal_size", sizes=", ".join(map(str, sizes)), actual=len(dealt)))
+    problems += find_duplicates([(("cards", i), c) for i, c in enumerate(dealt)] + [(("seen", i), c) for i, c in enumerate(seen)])
+    if problems:
+        raise InvalidInputError(problems)
 
 
 def _subsets(cards: Sequence[Card], size: int) -> list[tuple[int, Strength]]:

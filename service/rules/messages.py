@@ -167,6 +167,10 @@ OFC: dict[str, Text] = {
         "一手牌剛好是 {players} 人，不是 {actual} 人",
     ),
     "bad_seat": T("the dealer is seat 0, 1 or 2", "莊家是座位 0、1 或 2"),
+    "fantasyland_deal_size": T(
+        "a Fantasyland deal here has {sizes} cards, not {actual}",
+        "這裡的范特西發牌是 {sizes} 張，不是 {actual} 張",
+    ),
     # request schema
     "invalid_round": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
 }

@@ -112,3 +112,60 @@ def test_card_order_never_changes_the_answer(rng, stay_value):
     shuffled = list(dealt)
     rng.shuffle(shuffled)
     assert fl.solve(dealt, stay_value=stay_value) == fl.solve(shuffled, stay_value=stay_value)
+
+
+# --- POST /v1/ofc-pineapple/fantasyland/solve ---------------------------------------------------------
+
+SOLVE = "ofc-pineapple/fantasyland/solve"
+ROYAL_DEAL = "As Ks Qs Js Ts 9h 9d 9c 4s 4h 2d 3c 5h 7d".split()
+
+
+def test_solve_answers_the_best_setting_and_its_alternatives(post):
+    status, body = post(SOLVE, {"cards": ROYAL_DEAL, "alternatives": 2})
+    assert status == 200
+    assert body["proven_optimal"] is True and body["stay_value"] == fl.DEFAULT_STAY_VALUE
+    best = body["best"]
+    assert best["board"] == {"top": ["7d", "5h", "3c"], "middle": ["9h", "9d", "9c", "4s", "4h"], "bottom": ["As", "Ks", "Qs", "Js", "Ts"]}
+    assert best["discard"] == ["2d"]
+    assert (best["value"], best["royalties"], best["stays"]) == (47, 37, True)
+    assert {r: best["rows"][r]["royalty"] for r in ("top", "middle", "bottom")} == {"top": 0, "middle": 12, "bottom": 25}
+    assert best["fantasyland_next"] == {"qualifies": True, "cards": 14, "reason": "stay_bottom_quads_or_better"}
+    assert len(body["alternatives"]) == 2
+    assert [a["value"] for a in body["alternatives"]] == [47, 47]  # weaker tops: 7-5-2, then 7-3-2
+    assert [a["rows"]["top"]["hand"]["strength"] for a in body["alternatives"]] == [[1, 7, 5, 2], [1, 7, 3, 2]]
+
+
+def test_solve_is_the_core_solver_and_ignores_card_order(post):
+    rng = random.Random(7)
+    dealt = rng.sample(DECK, 16)
+    solution = fl.solve(dealt, stay_value=25, alternatives=1)
+    texts = [c.text for c in dealt]
+    _, a = post(SOLVE, {"cards": texts, "stay_value": 25, "alternatives": 1})
+    _, b = post(SOLVE, {"cards": [t.lower() for t in reversed(texts)], "stay_value": 25, "alternatives": 1})
+    assert a == b
+    assert a["best"]["board"] == {r: [c.text for c in solution.best.board.row(r)] for r in ("top", "middle", "bottom")}
+    assert a["best"]["value"] == solution.best.value
+
+
+def test_solve_labels_in_the_rule_books_words(post):
+    _, body = post(SOLVE, {"cards": ROYAL_DEAL}, headers={"Accept-Language": "zh-TW"})
+    assert body["best"]["rows"]["middle"]["hand"]["label"] == "葫蘆"
+
+
+@pytest.mark.parametrize(
+    ("request_body", "pointers"),
+    [
+        ({"cards": ROYAL_DEAL[:-1] + ["As"]}, ["/cards/13"]),  # a card twice
+        ({"cards": ROYAL_DEAL, "seen": ["9h"]}, ["/seen/0"]),  # dealt and seen elsewhere
+        ({"cards": ROYAL_DEAL[:13]}, ["/cards"]),  # too few
+        ({"cards": ROYAL_DEAL + ["2c", "2h", "2s", "3d"]}, ["/cards"]),  # too many
+        ({"cards": ROYAL_DEAL, "stay_value": 1001}, ["/stay_value"]),
+        ({"cards": ROYAL_DEAL, "stay_value": -1}, ["/stay_value"]),
+        ({"cards": ROYAL_DEAL, "alternatives": 11}, ["/alternatives"]),
+        ({"cards": ROYAL_DEAL, "stay_value": "10"}, ["/stay_value"]),
+    ],
+)
+def test_solve_refuses_impossible_input_with_422(post, request_body, pointers):
+    status, body = post(SOLVE, request_body)
+    assert status == 422
+    assert [e["pointer"] for e in body["errors"]] == pointers
