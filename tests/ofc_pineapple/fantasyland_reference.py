@@ -40,7 +40,7 @@ def _pattern(left: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(middles, dtype=np.int64), np.array(tops, dtype=np.int64)
 
 
-def brute_force(cards, terms: FantasylandTerms, stay_value: int, k: int, chunk: int = 256):
+def brute_force(cards, terms: FantasylandTerms, stay_value: int, k: int, chunk: int = 64):
     """The ``k`` best classes, best first: [((value, bottom, middle, top strengths), (b, m, t masks))].
 
     ``cards`` must be in the solver's order (highest ``Card.index`` first): masks are over positions."""
@@ -93,6 +93,12 @@ def brute_force(cards, terms: FantasylandTerms, stay_value: int, k: int, chunk: 
         member = (bb << 34) | (m << 17) | t
         if not key.size:
             continue  # every arrangement of these bottoms fouls
+        if key.size > 4096:  # only the top classes matter: sort the few thousand highest keys, not all
+            top = np.argpartition(key, key.size - 4096)[-4096:]
+            if np.unique(key[top]).size > k:  # k classes inside, plus the partial one at the cut
+                cut = key[top].min()
+                keep = key > cut
+                key, member = key[keep], member[keep]
         order = np.lexsort((member, key))
         key, member = key[order], member[order]
         last = np.r_[key[1:] != key[:-1], True]  # the highest member of each class
