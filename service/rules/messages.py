@@ -222,6 +222,10 @@ JOKER_THIRTEEN: dict[str, Text] = {
         "a round has exactly {players} players, not {actual}",
         "一局剛好是 {players} 人，不是 {actual} 人",
     ),
+    "suggest_hand_size": T(
+        "arrange for me takes the 13 cards to place or the 17 dealt, not {actual}",
+        "自動理牌要給 13 張（要擺的牌）或 17 張（發到的牌），不是 {actual} 張",
+    ),
 }
 
 # --- Taiwanese Big Two (台灣大老二) ------------------------------------------------------------------
