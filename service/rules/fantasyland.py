@@ -36,6 +36,7 @@ import heapq
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import combinations
 from typing import NamedTuple
 
@@ -51,6 +52,12 @@ MAX_ALTERNATIVES = 10
 DEFAULT_ALTERNATIVES = 3
 DEFAULT_STAY_VALUE = 10
 MAX_STAY_VALUE = 1000
+
+
+class SolveProblem(StrEnum):
+    """Codes of the impossible input ``check_deal`` refuses (HTTP 422), besides the card notation's."""
+
+    FANTASYLAND_DEAL_SIZE = "fantasyland_deal_size"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +100,7 @@ def check_deal(dealt: Sequence[Card], seen: Sequence[Card] = (), sizes: Sequence
     them among the cards ``seen`` elsewhere (which must be different too)."""
     problems = []
     if len(dealt) not in sizes:
-        problems.append(problem(ofc.DOMAIN, ("cards",), "fantasyland_deal_size", sizes=", ".join(map(str, sizes)), actual=len(dealt)))
+        problems.append(problem(ofc.DOMAIN, ("cards",), SolveProblem.FANTASYLAND_DEAL_SIZE, sizes=", ".join(map(str, sizes)), actual=len(dealt)))
     problems += find_duplicates([(("cards", i), c) for i, c in enumerate(dealt)] + [(("seen", i), c) for i, c in enumerate(seen)])
     if problems:
         raise InvalidInputError(problems)

@@ -40,6 +40,7 @@ import json
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache
 from itertools import combinations
 from pathlib import Path
@@ -234,6 +235,12 @@ def opponent_tables(path: Path = DATA) -> OpponentTables:
 # --- the search -------------------------------------------------------------------------------------
 
 
+class SuggestProblem(StrEnum):
+    """Codes of the impossible input ``check_hand`` refuses (HTTP 422), besides the card notation's."""
+
+    SUGGEST_HAND_SIZE = "suggest_hand_size"
+
+
 class Suggestion(NamedTuple):
     """One arrangement and its objective's parts (probabilities against the simulated opponent)."""
 
@@ -260,7 +267,7 @@ class SuggestResult(NamedTuple):
 def check_hand(hand: Sequence[Card]) -> None:
     problems = []
     if len(hand) not in HAND_SIZES:
-        problems.append(problem(DOMAIN, ("cards",), "suggest_hand_size", actual=len(hand)))
+        problems.append(problem(DOMAIN, ("cards",), SuggestProblem.SUGGEST_HAND_SIZE, actual=len(hand)))
     problems += find_duplicates([(("cards", i), c) for i, c in enumerate(hand)], copies=j13.DECK_COPIES)
     if problems:
         raise InvalidInputError(problems)
