@@ -10,9 +10,10 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
-from service.api.common import CardField, StrictSchema, answer, card_texts, hand_value, load_body, rule_codes, violation
+from service.api.common import CardField, StrictInteger, StrictSchema, answer, card_texts, hand_value, load_body, rule_codes, violation
 from service.rules import joker_thirteen as j13
 from service.rules.games import Game
+from service.rules import joker_thirteen_suggest as suggest
 from service.rules.cards import CARD_BY_TEXT, JOKER, JOKER_TEXT, Card
 from service.rules.hand_value import HandValue
 from service.rules.cards import NotationProblem
@@ -124,9 +125,19 @@ class JokerThirteenRoundScoreRequest(StrictSchema):
         return None if None in players else {"players": players}
 
 
+# --- arrangements/suggest (issue 14) ---
+
+
+class JokerThirteenSuggestRequest(StrictSchema):
+    cards = joker_cards(min(suggest.HAND_SIZES), max(suggest.HAND_SIZES), required=True)
+    alternatives = StrictInteger(load_default=suggest.DEFAULT_ALTERNATIVES, validate=validate.Range(0, suggest.MAX_ALTERNATIVES))
+
+
+# --- end arrangements/suggest ---
+
 SCHEMAS = [
     JokerThirteenDunEvaluateRequest, JokerThirteenDunCompareRequest, JokerThirteenArrangementValidateRequest,
-    JokerThirteenScoredPlayer, JokerThirteenRoundScoreRequest,
+    JokerThirteenScoredPlayer, JokerThirteenRoundScoreRequest, JokerThirteenSuggestRequest,
 ]  # fmt: skip
 """Every request schema, for the test that compares them with openapi.yaml."""
 
@@ -134,6 +145,7 @@ _dun_evaluate = JokerThirteenDunEvaluateRequest()
 _dun_compare = JokerThirteenDunCompareRequest()
 _arrangement_validate = JokerThirteenArrangementValidateRequest()
 _round_score = JokerThirteenRoundScoreRequest()
+_suggest = JokerThirteenSuggestRequest()
 
 # --- answers -----------------------------------------------------------------------------------------
 
@@ -224,3 +236,41 @@ def blueprint_for(game: Game) -> Blueprint:
 def schemas_for(game: Game) -> list[type]:
     """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
     return SCHEMAS
+
+
+# --- arrangements/suggest (issue 14) ---
+
+
+def _probability(x: float) -> float:
+    return round(x, 6)
+
+
+def suggestion(s: suggest.Suggestion) -> dict[str, Any]:
+    return {
+        "head": card_texts(s.head), "middle": card_texts(s.middle), "tail": card_texts(s.tail),
+        "discarded": card_texts(s.discarded),
+        "duns": dun_hands(s.duns),
+        "expected_value": round(s.expected_value, 6),
+        "win": {d.value: _probability(s.win[d]) for d in DUNS},
+        "tie": {d.value: _probability(s.tie[d]) for d in DUNS},
+        "expected_bonus": {d.value: round(s.expected_bonus[d], 6) for d in DUNS},
+        "shoot": _probability(s.shoot),
+        "shot": _probability(s.shot),
+    }  # fmt: skip
+
+
+@blueprint.post("/arrangements/suggest")
+@rule_codes(j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem))
+def arrangements_suggest() -> Response:
+    body = load_body(_suggest)
+    suggest.check_hand(body["cards"])
+    result = suggest.suggest(body["cards"], body["alternatives"])
+    return answer({
+        "proven_optimal": True,
+        "opponent": {"deals": result.deals, "seed": suggest.opponent_tables().seed},
+        "best": suggestion(result.best),
+        "alternatives": [suggestion(a) for a in result.alternatives],
+    })  # fmt: skip
+
+
+# --- end arrangements/suggest ---

@@ -18,8 +18,9 @@ from service.api import i18n
 from service.api.common import (
     FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
+from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
-from service.rules.cards import NotationProblem
+from service.rules.cards import DECK, NotationProblem
 from service.rules.games import GAMES, Game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
@@ -464,6 +465,8 @@ EXTRA_SCHEMAS: dict[str, list[type]] = {game.id: [] for game in _GAMES}
 """Schemas of operations a game serves beyond the six (below)."""
 
 
+
+
 # --- moves/legal, boards/outlook (issue 14) ----------------------------------------------------------------
 # Kept in one block, apart from the operations above, so parallel additions to this module merge cleanly.
 
@@ -544,3 +547,50 @@ def boards_outlook() -> Response:
         body["board"], body["seen"], body["fantasyland"], limit=body["limit"], seed=body["seed"], samples=body["samples"]
     )
     return answer(outlook_answer(result))
+
+
+# --- fantasyland/solve (issue 14) ---
+
+
+class FantasylandSolveRequest(StrictSchema):
+    cards = card_list(min(ofc.FANTASYLAND_SIZES), MAX_DEALT, required=True)
+    seen = card_list(0, len(DECK) - min(ofc.FANTASYLAND_SIZES), load_default=list)
+    stay_value = StrictInteger(load_default=fantasyland.DEFAULT_STAY_VALUE, validate=validate.Range(0, fantasyland.MAX_STAY_VALUE))
+    alternatives = StrictInteger(load_default=fantasyland.DEFAULT_ALTERNATIVES, validate=validate.Range(0, fantasyland.MAX_ALTERNATIVES))
+
+
+SCHEMAS += [FantasylandSolveRequest]
+EXTRA_SCHEMAS["ofc-pineapple"] += [FantasylandSolveRequest]
+_fantasyland_solve = FantasylandSolveRequest()
+
+
+def fantasyland_setting(setting: fantasyland.Setting, dealt: int) -> dict[str, Any]:
+    """A solver's setting: the board, the discards, its value and the evaluator's view of the board."""
+    value = ofc.evaluate_board(setting.board, Fantasyland(True, dealt))
+    return {
+        "board": board_cards(setting.board),
+        "discard": card_texts(setting.discard),
+        "value": setting.value,
+        "royalties": setting.royalties,
+        "stays": setting.stays,
+        "rows": {r: row_value(value.rows[r]) for r in ROWS},
+        "fantasyland_next": fantasyland_next(value.fantasyland_next),
+    }
+
+
+@blueprint.post("/fantasyland/solve")
+@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem))
+def fantasyland_solve() -> Response:
+    body = load_body(_fantasyland_solve)
+    dealt = body["cards"]
+    fantasyland.check_deal(dealt, body["seen"])
+    solution = fantasyland.solve(dealt, stay_value=body["stay_value"], alternatives=body["alternatives"])
+    return answer({
+        "proven_optimal": True,
+        "stay_value": body["stay_value"],
+        "best": fantasyland_setting(solution.best, len(dealt)),
+        "alternatives": [fantasyland_setting(s, len(dealt)) for s in solution.alternatives],
+    })  # fmt: skip
+
+
+# --- end fantasyland/solve ---

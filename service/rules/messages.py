@@ -180,6 +180,10 @@ OFC: dict[str, Text] = {
     ),
     "bad_seat/three": T("the dealer is seat 0, 1 or 2", "莊家是座位 0、1 或 2"),
     "bad_seat/seats": T("the dealer is a seat from 0 to {last}", "莊家是座位 0 到 {last} 之一"),
+    "fantasyland_deal_size": T(
+        "a Fantasyland deal here has {sizes} cards, not {actual}",
+        "這裡的范特西發牌是 {sizes} 張，不是 {actual} 張",
+    ),
     # request schema
     "invalid_round/five_and_fantasyland": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
     "invalid_round/rounds": T("round is a number from 1 to {rounds} (this rule set has no Fantasyland round)",
@@ -244,6 +248,10 @@ JOKER_THIRTEEN: dict[str, Text] = {
     "wrong_player_count": T(
         "a round has exactly {players} players, not {actual}",
         "一局剛好是 {players} 人，不是 {actual} 人",
+    ),
+    "suggest_hand_size": T(
+        "arrange for me takes the 13 cards to place or the 17 dealt, not {actual}",
+        "自動理牌要給 13 張（要擺的牌）或 17 張（發到的牌），不是 {actual} 張",
     ),
 }
 

@@ -50,7 +50,7 @@ def validator(name: str) -> Draft202012Validator:
 
 
 def test_every_operation_is_documented():
-    assert sorted(PATHS) == [f"/v1/joker-thirteen/{p}" for p in ("arrangements/validate", "duns/compare", "duns/evaluate", "rounds/score")]
+    assert sorted(PATHS) == [f"/v1/joker-thirteen/{p}" for p in ("arrangements/suggest", "arrangements/validate", "duns/compare", "duns/evaluate", "rounds/score")]
 
 
 @pytest.mark.parametrize("path", sorted(PATHS))

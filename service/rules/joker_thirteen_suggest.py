@@ -1,0 +1,409 @@
+"""Joker Thirteen: arrange for me (自動理牌), exactly for a documented objective, by bounds and pruning.
+
+The objective (docs/rulings.md J14): the expected score, in 道, of the arrangement against ONE opponent
+whose three duns are drawn independently from the per-dun distributions of ``OPPONENT`` (shots and
+bonuses; a home run needs three opponents and is left out):
+
+    EV = P(not losing any dun) - P(the opponent not losing any dun)
+         + sum over duns of [bonus(mine) * P(win the dun) - E(opponent's bonus when it wins the dun)]
+
+    with P(not losing any dun) = prod_d P(opp_d <= mine_d) and P(opponent not losing) = prod_d P(opp_d >= mine_d)
+    (independent duns).
+
+``OPPONENT`` holds, for each dun, how often each hand strength occurred in a fixed set of simulated
+opponents: ``deals`` hands of 17 cards drawn at random from the full 68-card deck with a fixed seed, each
+arranged by ``naive_arrangement`` (strongest tail, then strongest middle, then the strongest legal head).
+The tables are data (``data/joker_thirteen_opponent.json``), built once by
+``scripts/build_joker_thirteen_tables.py``; with integer counts the objective times ``deals**3`` is an
+integer, so the search compares exact integers and the answer never depends on float rounding.
+Assumptions, stated: the opponent's cards are drawn from the whole deck (the cards the player holds are not
+removed), and the opponent's three duns are treated as independent.
+
+On equal EV the stronger tail, then middle, then head wins. Arrangements making the same three hands are
+one class (same EV); a class is shown by its member whose tail, then middle, then head hold the highest
+cards (``Card.index``, jokers highest). Alternatives are the next best classes.
+
+How the search prunes (exact: a branch is cut only when no arrangement in it can reach the k-th best class):
+  1. Every 5- and 3-card subset is valued once; a dun's strength depends only on its rank counts, its
+     joker count and whether its real cards share one suit, so strengths are cached under that key.
+  2. For a middle ``m``, optimistic partners: the best head below it in each of the three terms
+     separately (most "not lose", most "win", most bonus). For a tail, the same over every middle not
+     above it (prefix maxima by strength; card overlaps ignored, so bounds only overestimate).
+  3. Tails are tried best bound first; a tail whose bound is below the k-th best key ends the search.
+     Its middles (5 of the cards it leaves) are sorted by bound and the loop ends at the first one below.
+  4. Heads are the 3-card subsets of the cards left (1 for 13 cards, 35 for 17), valued exactly.
+"""
+from __future__ import annotations
+
+import heapq
+import json
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from itertools import combinations
+from pathlib import Path
+from typing import NamedTuple
+
+from service.rules import joker_thirteen as j13
+from service.rules.cards import JOKER, Card, find_duplicates
+from service.rules.errors import InvalidInputError, problem
+from service.rules.hand_value import HandValue
+from service.rules.joker_thirteen import DOMAIN, DUNS, Category, Dun
+
+Strength = tuple[int, ...]
+
+HAND_SIZES = (13, j13.HAND_SIZE)
+MAX_ALTERNATIVES = 10
+DEFAULT_ALTERNATIVES = 3
+DATA = Path(__file__).with_name("data") / "joker_thirteen_opponent.json"
+
+_CATEGORY_BY_RUNG = {rung: category for category, rung in j13.RUNG.items()}
+_BONUS = {(d, j13.RUNG[c]): points for (d, c), points in j13.BONUS.items()}
+
+
+# --- a dun's strength, fast ---------------------------------------------------------------------------
+
+_JOKER_CODE = 1 << 39  # rank counts take 3 bits per rank (ranks 2-14: bits 0-38), jokers above
+_ONE_SUIT = 1 << 42
+
+
+def _code(c: Card) -> int:
+    return _JOKER_CODE if c is JOKER else 1 << 3 * (c.rank - 2)
+
+
+def _suit_bit(c: Card) -> int:
+    return 0 if c is JOKER else 1 << c.suit.order  # type: ignore[union-attr]
+
+
+_STRENGTH_CACHE: dict[int, Strength] = {}
+_CACHE_LIMIT = 1 << 20  # keys are at most ~10^5 in practice; bounded anyway
+
+
+def strength(cards: Sequence[Card]) -> Strength:
+    """The dun's strength (``evaluate_dun``'s), cached by rank counts, jokers and "one suit": a joker
+    completes the strongest shape from exactly these facts (tests hold it to ``evaluate_dun``)."""
+    key = 0
+    suits = 0
+    for c in cards:
+        key += _code(c)
+        suits |= _suit_bit(c)
+    return _strength_by_key(key, suits, cards)
+
+
+def _strength_by_key(key: int, suits: int, cards: Sequence[Card]) -> Strength:
+    if len(cards) == 5 and suits & (suits - 1) == 0:
+        key |= _ONE_SUIT
+    key |= len(cards) << 43
+    found = _STRENGTH_CACHE.get(key)
+    if found is None:
+        found = _miss(key, cards)
+    return found
+
+
+def _miss(key: int, cards: Sequence[Card]) -> Strength:
+    found = j13._evaluate(len(cards), cards).strength
+    if len(_STRENGTH_CACHE) < _CACHE_LIMIT:
+        _STRENGTH_CACHE[key] = found
+    return found
+
+
+def _subsets(cards: Sequence[Card], size: int) -> list[tuple[int, Strength]]:
+    """Every ``size``-card subset of the positions of ``cards``: (bit mask, strength). Nested loops with
+    running sums: the hot part of every request, so no per-subset lists unless the cache misses."""
+    n = len(cards)
+    codes = [_code(c) for c in cards]
+    suit_bits = [_suit_bit(c) for c in cards]
+    cache_get = _STRENGTH_CACHE.get
+    found = []
+    if size == 3:
+        tag = 3 << 43
+        for a in range(n):
+            ka, ma = codes[a] | tag, 1 << a
+            for b in range(a + 1, n):
+                kb, mb = ka + codes[b], ma | 1 << b
+                for c in range(b + 1, n):
+                    key = kb + codes[c]
+                    s = cache_get(key)
+                    if s is None:
+                        s = _miss(key, (cards[a], cards[b], cards[c]))
+                    found.append((mb | 1 << c, s))
+        return found
+    tag = 5 << 43
+    for a in range(n):
+        ka, ma, sa = codes[a] | tag, 1 << a, suit_bits[a]
+        for b in range(a + 1, n):
+            kb, mb, sb = ka + codes[b], ma | 1 << b, sa | suit_bits[b]
+            for c in range(b + 1, n):
+                kc, mc, sc = kb + codes[c], mb | 1 << c, sb | suit_bits[c]
+                for d in range(c + 1, n):
+                    kd, md, sd = kc + codes[d], mc | 1 << d, sc | suit_bits[d]
+                    for e in range(d + 1, n):
+                        suits = sd | suit_bits[e]
+                        key = kd + codes[e]
+                        if suits & (suits - 1) == 0:
+                            key |= _ONE_SUIT
+                        s = cache_get(key)
+                        if s is None:
+                            s = _miss(key, (cards[a], cards[b], cards[c], cards[d], cards[e]))
+                        found.append((md | 1 << e, s))
+    return found
+
+
+# --- the naive arranger (the simulated opponent, and the benchmark's baseline) -------------------------
+
+
+def naive_arrangement(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """Strongest tail of the hand, then the strongest middle of the rest, then the strongest head of the
+    rest below that middle (the next strongest middle if none is). Ties go to the highest cards
+    (``Card.index``), so the answer is one function of the hand. Returns (head, middle, tail)."""
+    cards = sorted(hand, key=lambda c: c.index, reverse=True)
+    n = len(cards)
+    fives = {mask: s for mask, s in _subsets(cards, 5)}
+    threes = {mask: s for mask, s in _subsets(cards, 3)}
+    full = (1 << n) - 1
+    tail = max(fives, key=lambda m: (fives[m], m))
+    middles = sorted((m for m in fives if not m & tail and fives[m] <= fives[tail]), key=lambda m: (fives[m], m), reverse=True)
+    for middle in middles:
+        rest = full ^ tail ^ middle
+        heads = [h for h in threes if h & rest == h and threes[h] < fives[middle]]
+        if heads:
+            head = max(heads, key=lambda h: (threes[h], h))
+            pick = lambda mask: tuple(c for p, c in enumerate(cards) if mask >> p & 1)  # noqa: E731
+            return pick(head), pick(middle), pick(tail)
+    raise AssertionError("every hand has a legal arrangement")  # pragma: no cover
+
+
+# --- the opponent's tables --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DunTable:
+    """How often each strength occurred as one dun of the simulated opponents (``deals`` in all)."""
+
+    dun: Dun
+    strengths: tuple[Strength, ...]  # ascending, each once
+    at_most: tuple[int, ...]  # at_most[i]: occurrences of strengths[:i] (len + 1 entries)
+    bonus_at_most: tuple[int, ...]  # the same, each occurrence weighted by its bonus in this dun
+    deals: int
+    known: dict[Strength, tuple[int, int, int]] = field(default_factory=dict, compare=False)  # terms, cached
+
+    @classmethod
+    def of(cls, dun: Dun, counts: dict[Strength, int], deals: int) -> "DunTable":
+        strengths = tuple(sorted(counts))
+        at_most, bonus_at_most = [0], [0]
+        for s in strengths:
+            at_most.append(at_most[-1] + counts[s])
+            bonus_at_most.append(bonus_at_most[-1] + _BONUS.get((dun, s[0]), 0) * counts[s])
+        assert at_most[-1] == deals, "a dun table counts every simulated deal once"
+        return cls(dun, strengths, tuple(at_most), tuple(bonus_at_most), deals)
+
+    def terms(self, s: Strength) -> tuple[int, int, int]:
+        """For a dun of strength ``s``, in units of 1/deals: (not lose = P(opp <= s), win = P(opp < s),
+        bonus = bonus(s) x P(win) - E[the opponent's bonus when it wins])."""
+        found = self.known.get(s)
+        if found is None:
+            found = self._terms(s)
+            if len(self.known) < _CACHE_LIMIT:
+                self.known[s] = found
+        return found
+
+    def _terms(self, s: Strength) -> tuple[int, int, int]:
+        lo = bisect_left(self.strengths, s)
+        hi = bisect_right(self.strengths, s)
+        win, not_lose = self.at_most[lo], self.at_most[hi]
+        paid = self.bonus_at_most[-1] - self.bonus_at_most[hi]
+        return not_lose, win, _BONUS.get((self.dun, s[0]), 0) * win - paid
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentTables:
+    deals: int
+    seed: int
+    duns: dict[Dun, DunTable]
+
+
+@cache
+def opponent_tables(path: Path = DATA) -> OpponentTables:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    deals = data["deals"]
+    duns = {d: DunTable.of(d, {tuple(s): n for s, n in data["duns"][d.value]}, deals) for d in DUNS}
+    return OpponentTables(deals, data["seed"], duns)
+
+
+# --- the search -------------------------------------------------------------------------------------
+
+
+class SuggestProblem(StrEnum):
+    """Codes of the impossible input ``check_hand`` refuses (HTTP 422), besides the card notation's."""
+
+    SUGGEST_HAND_SIZE = "suggest_hand_size"
+
+
+class Suggestion(NamedTuple):
+    """One arrangement and its objective's parts (probabilities against the simulated opponent)."""
+
+    head: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    tail: tuple[Card, ...]
+    discarded: tuple[Card, ...]
+    duns: dict[Dun, HandValue]  # with ``resolved``: what each joker stands for
+    expected_value: float
+    exact_value: int  # expected_value x deals**3, the integer the search compares
+    win: dict[Dun, float]
+    tie: dict[Dun, float]
+    expected_bonus: dict[Dun, float]  # bonus won minus bonus paid, expected, per dun
+    shoot: float  # P(not losing any dun)
+    shot: float  # P(the opponent not losing any dun)
+
+
+class SuggestResult(NamedTuple):
+    best: Suggestion
+    alternatives: tuple[Suggestion, ...]
+    deals: int
+
+
+def check_hand(hand: Sequence[Card]) -> None:
+    problems = []
+    if len(hand) not in HAND_SIZES:
+        problems.append(problem(DOMAIN, ("cards",), SuggestProblem.SUGGEST_HAND_SIZE, actual=len(hand)))
+    problems += find_duplicates([(("cards", i), c) for i, c in enumerate(hand)], copies=j13.DECK_COPIES)
+    if problems:
+        raise InvalidInputError(problems)
+
+
+def _prefix(values: Sequence[int], better) -> list[int]:
+    out, best = [], None
+    for v in values:
+        best = v if best is None or better(v, best) else best
+        out.append(best)
+    return out
+
+
+def suggest(hand: Sequence[Card], alternatives: int = DEFAULT_ALTERNATIVES, tables: OpponentTables | None = None) -> SuggestResult:
+    """The best legal arrangement of ``hand`` (13 cards, or 17 of which 4 are discarded; checked by the
+    caller with ``check_hand``) for the module's objective, and the next ``alternatives`` classes."""
+    tables = tables or opponent_tables()
+    N = tables.deals
+    N2 = N * N
+    head_t, middle_t, tail_t = (tables.duns[d] for d in DUNS)
+    cards = sorted(hand, key=lambda c: c.index, reverse=True)
+    n = len(cards)
+    full = (1 << n) - 1
+    fives = _subsets(cards, 5)
+
+    # Heads by strength, with each term's best over the heads up to each one (prefix maxima).
+    head_list = sorted((s, *head_t.terms(s), mask) for mask, s in _subsets(cards, 3))
+    head_strengths = [h[0] for h in head_list]
+    head_a = _prefix([h[1] for h in head_list], int.__gt__)
+    head_w = _prefix([h[2] for h in head_list], int.__gt__)
+    head_b = _prefix([h[3] for h in head_list], int.__gt__)
+    head_at = {h[4]: i for i, h in enumerate(head_list)}
+
+    # Middles by strength: (strength, mask, a, w, b, i) with i the last head strictly below, and the
+    # optimistic P (not lose), Q (opponent not losing), R (bonus) of middle + best head, as prefix bests.
+    middles = []
+    for mask, s in fives:
+        i = bisect_left(head_strengths, s) - 1
+        if i >= 0:  # else no head fits below: never a middle
+            middles.append((s, mask, *middle_t.terms(s), i))
+    middles.sort()
+    middle_strengths = [m[0] for m in middles]
+    middle_at = {m[1]: jj for jj, m in enumerate(middles)}
+    best_p = _prefix([a * head_a[i] for _, _, a, _, _, i in middles], int.__gt__)
+    best_q = _prefix([(N - w) * (N - head_w[i]) for _, _, _, w, _, i in middles], int.__lt__)
+    best_r = _prefix([b + head_b[i] for _, _, _, _, b, i in middles], int.__gt__)
+
+    tails = []
+    for mask, s in fives:
+        j = bisect_right(middle_strengths, s) - 1
+        if j >= 0:
+            a, w, b = tail_t.terms(s)
+            tails.append((a * best_p[j] - (N - w) * best_q[j] + N2 * (b + best_r[j]), s, mask, a, w, b, j))
+    tails.sort(reverse=True)
+
+    k = 1 + alternatives
+    heap: list[tuple] = []
+    members: dict[tuple, tuple[int, int, int]] = {}
+    floor: tuple = (-(10**30),)
+    floor2 = floor3 = floor
+    bits = [1 << p for p in range(n)]
+    heads_left: dict[int, list] = {}  # cards left -> their heads, strongest first
+    for bound, t_s, t_mask, t_a, t_w, t_b, j in tails:
+        if (bound, t_s) < floor2:
+            break
+        t_lose = N - t_w
+        # The strongest middle this tail leaves is an upper bound on every middle it leaves.
+        while j >= 0 and middles[j][1] & t_mask:
+            j -= 1
+        if j < 0 or (t_a * best_p[j] - t_lose * best_q[j] + N2 * (t_b + best_r[j]), t_s) < floor2:
+            continue
+        # This tail's middles: 5 of the cards it leaves, strongest first.
+        left = [bit for bit in bits if not bit & t_mask]
+        order = sorted([at for combo in combinations(left, 5) if (at := middle_at.get(sum(combo), -1)) <= j], reverse=True)
+        for jj in order:
+            m_s, m_mask, m_a, m_w, m_b, i = middles[jj]
+            if (t_a * best_p[jj] - t_lose * best_q[jj] + N2 * (t_b + best_r[jj]), t_s, m_s) < floor3:
+                break  # prefix bests: every weaker middle is bounded by this
+            rest = full ^ t_mask ^ m_mask
+            heads = heads_left.get(rest)
+            if heads is None:
+                if n == 13:
+                    heads = [head_list[head_at[rest]]]
+                else:
+                    heads = [head_list[head_at[a + b + c]] for a, b, c in combinations([bit for bit in bits if bit & rest], 3)]
+                    heads.sort(reverse=True)
+                heads_left[rest] = heads
+            ta_ma = t_a * m_a
+            tw_mw = t_lose * (N - m_w)
+            tb_mb = t_b + m_b
+            for h_s, h_a, h_w, h_b, h_mask in heads:
+                if h_s >= m_s:
+                    continue  # 相公: the head must be below the middle
+                h = head_at[h_mask]
+                if (ta_ma * head_a[h] - tw_mw * (N - head_w[h]) + N2 * (tb_mb + head_b[h]), t_s, m_s, h_s) < floor:
+                    break  # prefix bests again: no weaker head of these cards reaches the floor
+                key = (ta_ma * h_a - tw_mw * (N - h_w) + N2 * (tb_mb + h_b), t_s, m_s, h_s)
+                if key < floor:
+                    continue
+                member = (t_mask, m_mask, h_mask)
+                known = members.get(key)
+                if known is not None:
+                    if member > known:
+                        members[key] = member
+                    continue
+                members[key] = member
+                if len(heap) < k:
+                    heapq.heappush(heap, key)
+                    if len(heap) < k:
+                        continue
+                else:
+                    heapq.heapreplace(heap, key)
+                floor = heap[0]
+                floor2, floor3 = floor[:2], floor[:3]
+    ranked = sorted(heap, reverse=True)
+    found = [_suggestion(cards, members[key], key[0], tables) for key in ranked]
+    return SuggestResult(found[0], tuple(found[1:]), N)
+
+
+def _suggestion(cards: Sequence[Card], masks: tuple[int, int, int], exact: int, tables: OpponentTables) -> Suggestion:
+    t_mask, m_mask, h_mask = masks
+    pick = lambda mask: tuple(c for p, c in enumerate(cards) if mask >> p & 1)  # noqa: E731
+    used = t_mask | m_mask | h_mask
+    rows = {Dun.HEAD: pick(h_mask), Dun.MIDDLE: pick(m_mask), Dun.TAIL: pick(t_mask)}
+    duns = {d: j13.evaluate_dun(d, rows[d]) for d in DUNS}
+    N = tables.deals
+    win, tie, bonus = {}, {}, {}
+    shoot = shot = 1.0
+    for d in DUNS:
+        a, w, b = tables.duns[d].terms(duns[d].strength)
+        win[d], tie[d], bonus[d] = w / N, (a - w) / N, b / N
+        shoot *= a / N
+        shot *= (N - w) / N
+    discarded = tuple(c for p, c in enumerate(cards) if not used >> p & 1)
+    return Suggestion(rows[Dun.HEAD], rows[Dun.MIDDLE], rows[Dun.TAIL], discarded, duns, exact / N**3, exact, win, tie, bonus, shoot, shot)
+
+
+def category_of(s: Strength) -> Category:
+    return _CATEGORY_BY_RUNG[s[0]]
