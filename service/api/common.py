@@ -14,7 +14,7 @@ from service.api.errors import ApiProblem
 from service.api.limits import check_json_depth, read_body, too_deep
 from service.rules import messages
 from service.rules.cards import Card, card_of_text, parse_card
-from service.rules.errors import CardNotationError, Violation
+from service.rules.errors import CardNotationError, Violation, quoted
 from service.rules.hand_value import HandValue
 
 
@@ -146,19 +146,61 @@ def check_list_lengths(schema: Schema, body: Any) -> None:
         _check(body, (None, length_plan(schema)), [])
 
 
+# --- JSON as RFC 8259 defines it, nothing more (docs/rulings.md, "Parsing") ----------------------------
+
+
+class _NotJson(ValueError):
+    """A JSON text this service refuses although Python's decoder would take it (400)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _NotJson(messages.text("http", "detail.duplicate_key", key=quoted(key)))
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJson(messages.text("http", "detail.not_a_number", constant=name))
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+
+
+def decode_json(raw: bytes) -> Any:
+    """The JSON value of ``raw``: 400 unless it is UTF-8 JSON text without a repeated key, ``NaN`` or
+    ``Infinity`` (or a number too long to read); 422 when nested too deep for the decoder."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiProblem(400, messages.text("http", "detail.not_utf8")) from None
+    if text.startswith("\ufeff") or "\x00" in text[:4]:  # a byte order mark, or UTF-16/32 seen as UTF-8
+        raise ApiProblem(400, messages.text("http", "detail.not_utf8"))
+    try:
+        return _DECODER.decode(text)
+    except _NotJson as error:
+        raise ApiProblem(400, str(error)) from None
+    except json.JSONDecodeError as error:
+        raise ApiProblem(400, f"The body is not valid JSON: {error}") from None
+    except ValueError:  # the only other: an integer beyond Python's digit limit for int()
+        raise ApiProblem(400, messages.text("http", "detail.number_too_long")) from None
+    except RecursionError:
+        raise too_deep() from None
+
+
 def load_body(schema: Schema) -> Any:
     """The request's JSON body loaded by ``schema``: 415 when not JSON, 400 when unparseable,
     422 when nested too deep (``limits``) or (via the error handler) when it does not match."""
     req = request._get_current_object()  # one proxy look-up for the reads below (Flask's documented way)
-    if req.environ.get("CONTENT_TYPE") != "application/json" and not req.is_json:  # the usual header, or parse it
-        raise ApiProblem(415, messages.text("http", "detail.not_json"))
+    if req.environ.get("CONTENT_TYPE") != "application/json":  # the usual header, or parse it
+        if not req.is_json:
+            raise ApiProblem(415, messages.text("http", "detail.not_json"))
+        if req.mimetype_params.get("charset", "utf-8").lower() not in ("utf-8", "utf8"):  # docs/rulings.md
+            raise ApiProblem(415, messages.text("http", "detail.charset"))
     raw = read_body(req)
-    try:
-        body = json.loads(raw)
-    except ValueError as error:
-        raise ApiProblem(400, f"The body is not valid JSON: {error}") from None
-    except RecursionError:
-        raise too_deep() from None
+    body = decode_json(raw)
     check_json_depth(raw, body)
     if schema.fast_load is not None:
         loaded = schema.fast_load(body)
@@ -217,7 +259,8 @@ class StrictBoolean(fields.Boolean):
 
 
 class StrictInteger(fields.Integer):
-    """A JSON integer: no strings, no booleans, no fractions."""
+    """A JSON integer: no strings, no booleans, no fractions. A whole-valued number such as ``10.0`` is
+    that integer, as JSON Schema 2020-12 (OpenAPI 3.1's ``type: integer``) says (docs/rulings.md)."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(strict=True, **kwargs)
@@ -225,4 +268,6 @@ class StrictInteger(fields.Integer):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         if isinstance(value, bool):
             raise self.make_error("invalid", input=value)
+        if type(value) is float and value.is_integer():
+            value = int(value)
         return super()._deserialize(value, attr, data, **kwargs)
