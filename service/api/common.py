@@ -120,30 +120,69 @@ def length_plan(schema: Schema) -> Plan:
     return plan
 
 
-def _check(value: Any, entry: tuple[validate.Length | None, Any], path: list[Any]) -> None:
+def _check(value: Any, entry: tuple[validate.Length | None, Any], found: dict[Any, Any], key: Any) -> None:
     length, sub = entry
     if type(value) is list:
         if length is not None and len(value) > _most(length):  # type: ignore[operator]
             try:
                 length(value)  # its own message; it only takes len()
             except ValidationError as error:
-                message: Any = error.messages
-                for key in reversed(path):
-                    message = {key: message}
-                raise ValidationError(message) from None
+                found[key] = error.messages
+            return
         if sub is not None:
+            inner: dict[Any, Any] = {}
             for index, item in enumerate(value):
-                _check(item, sub, [*path, index])
+                _check(item, sub, inner, index)
+            if inner:
+                found[key] = inner
     elif type(value) is dict and isinstance(sub, dict):
-        for key, child in sub.items():
-            if key in value:
-                _check(value[key], child, [*path, key])
+        inner = {}
+        for name, child in sub.items():
+            if name in value:
+                _check(value[name], child, inner, name)
+        if inner:
+            found[key] = inner
+
+
+def _pruned(value: Any, entry: tuple[validate.Length | None, Any]) -> Any:
+    """``value`` with every list beyond its maximum cut to that maximum (a copy along the plan only)."""
+    length, sub = entry
+    if type(value) is list:
+        if length is not None and len(value) > _most(length):  # type: ignore[operator]
+            value = value[:_most(length)]
+        return value if sub is None else [_pruned(item, sub) for item in value]
+    if type(value) is dict and isinstance(sub, dict):
+        return {name: _pruned(item, sub[name]) if name in sub else item for name, item in value.items()}
+    return value
+
+
+def _merged(first: Any, second: Any) -> Any:
+    if not (isinstance(first, dict) and isinstance(second, dict)):
+        return second
+    merged = dict(first)
+    for key, value in second.items():
+        merged[key] = _merged(merged[key], value) if key in merged else value
+    if all(type(key) is int for key in merged):
+        merged = dict(sorted(merged.items()))
+    return merged
 
 
 def check_list_lengths(schema: Schema, body: Any) -> None:
-    """Raise the ValidationError of the first list in ``body`` longer than ``schema`` allows, if any."""
-    if type(body) is dict:
-        _check(body, (None, length_plan(schema)), [])
+    """When ``body`` holds a list longer than ``schema`` allows: a ValidationError naming each such list
+    with its Length message, plus whatever else the schema finds in the body with those lists cut to
+    their maximum. The items beyond a maximum are never read."""
+    if type(body) is not dict:
+        return
+    found: dict[Any, Any] = {}
+    _check(body, (None, length_plan(schema)), found, "")
+    if not found:
+        return
+    try:
+        schema.load(_pruned(body, (None, length_plan(schema))))
+        messages_found: Any = {}
+    except ValidationError as error:
+        messages_found = error.messages
+    raise ValidationError(_merged(messages_found, found[""]))
 
 
 # --- JSON as RFC 8259 defines it, nothing more (docs/rulings.md, "Parsing") ----------------------------
