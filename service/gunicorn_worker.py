@@ -230,6 +230,8 @@ class ThreadWorker(GunicornThreadWorker):
                 conn.head_end = max(0, len(front) - 3)
                 return False
             conn.head_end = end + 4
+            if conn.head_end > MAX_HEAD_BYTES:
+                return self._refuse(conn, 431, DETAILS[431].format(limit=MAX_HEAD_BYTES), "head_too_large")
             kind, length, conn.expect_continue = self._body_kind(bytes(front[:end]))
             if kind == "length" and length > MAX_BODY:  # the app's 413, before any byte of the body
                 conn.oversized = True

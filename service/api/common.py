@@ -197,12 +197,12 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(obj) != len(pairs):
         seen: set[str] = set()
         key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise _NotJson(messages.text("http", "detail.duplicate_key", key=quoted(key)))
+        raise _NotJson(messages.render("http", "detail.duplicate_key", {"key": quoted(key)}))
     return obj
 
 
 def _no_constant(name: str) -> Any:
-    raise _NotJson(messages.text("http", "detail.not_a_number", constant=name))
+    raise _NotJson(messages.render("http", "detail.not_a_number", {"constant": name}))
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from bench.common import GunicornServer
-from tests.production.server import LOOPBACK, get, post_json, read_answer
+from tests.production.server import LOOPBACK, exchange, get, post_json, read_answer
 
 pytestmark = pytest.mark.xdist_group("production-processes")
 
@@ -132,7 +132,10 @@ def test_keep_alive_and_pipelined_requests_still_work(server):
     one = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
     with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
         sock.sendall(one + one)  # pipelined
-        assert read_answer(sock)[0] == 200 and read_answer(sock)[0] == 200
+        data = b""
+        while data.count(b"HTTP/1.1 200 OK\r\n") < 2:
+            data += sock.recv(65536)
+        assert data.count(b"HTTP/1.1 ") == 2 and data.endswith(b"}")
         sock.sendall(one[:10])
         time.sleep(0.2)
         sock.sendall(one[10:])  # a request in two pieces
@@ -164,3 +167,56 @@ def test_a_request_past_the_timeout_gets_no_late_answer_and_is_logged_and_counte
     assert re.search(rb"^card_rules_requests_lost_total 1\.0$", body, re.M)
     assert re.search(rb"^card_rules_worker_exits_total [1-9]", body, re.M)
     assert '"message": "request lost: its worker was killed after the timeout"' in log and "GET /test/sleep/30.0" in log
+
+
+def test_a_client_script_name_header_is_ignored(server):
+    status, _, body = exchange(server.port, b"GET /docs HTTP/1.1\r\nHost: x\r\nSCRIPT_NAME: /evil\r\nConnection: close\r\n\r\n")
+    assert status == 200 and b"/evil" not in body
+    status, _, _ = exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nSCRIPT_NAME: /nothing-like-it\r\nConnection: close\r\n\r\n")
+    assert status == 200  # a prefix the path does not start with was a 500
+
+
+@pytest.mark.parametrize("raw, status", [
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n", 501),
+    (b"GET /healthz HTTP/1.1\r\n\r\n", 400),  # no Host (RFC 9112, 3.2)
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+    (b"GET /" + b"a" * 3000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-A%d: b\r\n" % i for i in range(60)) + b"\r\n", 431),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + (b"X-A: " + b"b" * 4000 + b"\r\n") * 9 + b"\r\n", 431),  # 36 KiB head
+])  # fmt: skip
+def test_refusals_before_the_app_are_problem_json_with_matching_reasons(server, raw, status):
+    from http import HTTPStatus
+
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(raw)
+        data, _ = closed_with(sock)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.split(b"\r\n")[0] == f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".encode()
+    problem = json.loads(body)
+    assert problem["status"] == status and problem["type"].startswith("urn:card-rules:problem:")
+    for header in (b"X-Request-ID: ", b"Content-Language: en", b"Vary: Accept-Language", b"Cache-Control: no-store"):
+        assert header in head
+
+
+def test_http_1_2_is_answered_as_http_1_1(server):
+    data = exchange(server.port, b"GET /healthz HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert data[0] == 200
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert sock.recv(12) == b"HTTP/1.1 200"
+
+
+def test_a_request_queued_past_the_timeout_is_503_with_retry_after():
+    """The worker's check before running a request (a thread took it ``timeout`` s after it arrived)."""
+    from types import SimpleNamespace
+
+    from service.gunicorn_worker import ThreadWorker
+
+    sent = []
+    worker = SimpleNamespace(cfg=SimpleNamespace(timeout=10))
+    conn = SimpleNamespace(arrived=time.monotonic() - 10.5, sock=SimpleNamespace(sendall=sent.append))
+    req = SimpleNamespace(method="POST", path="/v1/big-two/plays/classify", version=(1, 1), headers=[("HOST", "x")])
+    assert ThreadWorker.handle_request(worker, req, conn) is False
+    head, _, body = sent[0].partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503 Service Unavailable\r\n") and b"\r\nRetry-After: 1\r\n" in head
+    assert json.loads(body)["type"] == "urn:card-rules:problem:overloaded"
