@@ -252,12 +252,37 @@ def timed_posts(port: int, path: str, body: bytes, language: str, count: int) ->
     return statistics.median(times), status
 
 
+def normal_load(endpoint: Endpoint, rounds: int, seconds: float) -> None:
+    """The unattacked workload on this worker and on gunicorn's stock gthread (how the worker read requests
+    before issue 10), both servers up, in alternating rounds so the machine's drift hits both alike."""
+    with GunicornServer(workers=2) as ours, GunicornServer(workers=2, worker_class="gthread") as stock:
+        heading(f"Normal load: {ours.worker_class} against gthread, {rounds} alternating rounds of {seconds:.0f} s")
+        rows = []
+        for clients in (4, 16):
+            rates: dict[str, list[float]] = {"gthread": [], "ours": []}
+            p99: dict[str, list[float]] = {"gthread": [], "ours": []}
+            for _ in range(rounds):
+                for name, server in (("gthread", stock), ("ours", ours)):
+                    result = run_load(server, endpoint, seconds, clients)
+                    rates[name].append(result.per_second)
+                    p99[name].append(result.percentile_ms(99) or 0.0)
+            before, after = statistics.median(rates["gthread"]), statistics.median(rates["ours"])
+            rows.append([clients, f"{before:,.0f}", f"{statistics.median(p99['gthread']):.1f}", f"{after:,.0f}",
+                         f"{statistics.median(p99['ours']):.1f}", f"{after / before:.0%}"])  # fmt: skip
+        say(table(["clients", "gthread req/s", "gthread p99 ms", "this worker req/s", "this worker p99 ms", "ratio"], rows))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10.0, help="workload seconds per row (default 10)")
     parser.add_argument("--worker-class", default=None, help="gunicorn worker class (default: gunicorn.conf.py's)")
+    parser.add_argument("--normal-load-only", action="store_true", help="only the unattacked comparison with gthread")
     args = parser.parse_args()
     endpoint = Endpoint.post_json("hands/score", "/v1/ofc-pineapple/hands/score", example("/v1/ofc-pineapple/hands/score"))
+    if args.worker_class is None:
+        normal_load(endpoint, rounds=4, seconds=5.0)
+    if args.normal_load_only:
+        return 0
     failures: list[str] = []
     with GunicornServer(workers=2, worker_class=args.worker_class) as server:
         heading(f"Attacks: {server.worker_class}, 2 workers, {args.seconds:.0f} s per row, 16 workload clients")
