@@ -91,7 +91,9 @@ def attacker(kind: str, port: int, start_at: float, end_at: float, results: Any)
     for _ in range(count):
         open_one()
     while (now := time.monotonic()) < end_at:
-        for key, _ in selector.select(timeout=0.1):
+        events = selector.select(timeout=0.1)
+        now = time.monotonic()  # every close of this batch happened by now: reopening comes after
+        for key, _ in events:
             sock = key.fileobj
             try:
                 data = sock.recv(4096)
@@ -101,14 +103,19 @@ def attacker(kind: str, port: int, start_at: float, end_at: float, results: Any)
                 data = b""
             if data:
                 state[sock][2] += data
-                continue
+                try:
+                    data = sock.recv(4096)  # the close usually comes with the answer
+                except OSError:
+                    continue
+                if data:
+                    state[sock][2] += data
+                    continue
             started, _, answer = state.pop(sock)
             selector.unregister(sock)
             sock.close()
-            closes.append(time.monotonic() - started)
+            closes.append(now - started)
             status = answer[9:12].decode() if answer.startswith(b"HTTP/1.1 ") else "none"
             answers[status] = answers.get(status, 0) + 1
-            open_one()
         if first:  # a byte a second: slowloris, not silence
             for sock, entry in list(state.items()):
                 if now - entry[1] >= 1.0:
