@@ -22,6 +22,7 @@ from service.api import joker_thirteen as joker_thirteen_api
 from service.api import ofc_pineapple as ofc_api
 from service.api.limits import TOO_DEEP
 from service.rules import big_two as b2
+from service.rules import big_two_plays
 from service.rules import joker_thirteen as j13
 from service.rules import messages, poker
 from service.rules import ofc_pineapple as ofc
@@ -110,6 +111,7 @@ CODE_REGISTRIES = [
     ("big-two", b2.InvalidPlay),
     ("big-two", b2.MoveViolation),
     ("big-two", b2.ProblemCode),
+    ("big-two", big_two_plays.PlaysProblem),
 ]
 
 
@@ -270,6 +272,12 @@ def joker_thirteen_sample(rng: random.Random, found: list) -> None:
     collect(found, "joker-thirteen", j13.score_round, doubled)
     collect(found, "joker-thirteen", parse_cards, ["As", "Zz", 10, "JK"])
     collect(found, "big-two", parse_cards, ["JK", "jk"])  # no jokers in Big Two
+    # plays/legal's impossible situations
+    first = cards("3c 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
+    collect(found, "big-two", big_two_plays.list_plays, cards("3c 4c"), cards("5c 6d"))
+    collect(found, "big-two", lambda: big_two_plays.list_plays(first, cards("3d"), first_lead=True))
+    collect(found, "big-two", lambda: big_two_plays.list_plays(cards("3c 4c"), first_lead=True))
+    collect(found, "big-two", lambda: big_two_plays.list_plays(cards("3c"), cards("4c"), table_seat=1))
 
 
 @pytest.fixture(scope="module")
