@@ -220,3 +220,25 @@ def test_a_request_queued_past_the_timeout_is_503_with_retry_after():
     head, _, body = sent[0].partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 503 Service Unavailable\r\n") and b"\r\nRetry-After: 1\r\n" in head
     assert json.loads(body)["type"] == "urn:card-rules:problem:overloaded"
+
+
+def test_the_overdue_warning_is_logged_once_per_request_not_once_per_worker(tmp_path):
+    import threading
+    from types import SimpleNamespace
+
+    from service.gunicorn_worker import ThreadWorker
+
+    lines: list[str] = []
+    heartbeat = (tmp_path / "heartbeat").open("w")
+    worker = SimpleNamespace(cfg=SimpleNamespace(timeout=10), tmp=heartbeat, _running_lock=threading.Lock(),
+                             _running={}, _overdue_logged=set(), log=SimpleNamespace(error=lambda *a: lines.append(a[1])))  # fmt: skip
+    now = time.monotonic()
+    worker._running[1] = (now - 6, "POST /first")
+    ThreadWorker.notify(worker)
+    ThreadWorker.notify(worker)  # the same request: not again
+    del worker._running[1]
+    ThreadWorker.notify(worker)
+    worker._running[2] = (now - 7, "POST /second")  # a later request of the same worker: logged too
+    ThreadWorker.notify(worker)
+    heartbeat.close()
+    assert lines == ["POST /first", "POST /second"]
