@@ -316,7 +316,10 @@ class ThreadWorker(GunicornThreadWorker):
         observability.CONNECTIONS_CLOSED.labels(reason).inc()
         log.info("connection closed", extra={"fields": {"status": status, "reason": reason, "pid": os.getpid()}})
         self._send(conn, problem_bytes(status, detail))
-        self._linger(conn)
+        if self.alive:
+            self._linger(conn)
+        else:  # stopping: no linger, the worker is about to exit
+            self._close(conn)
         return True
 
     @staticmethod
@@ -364,6 +367,10 @@ class ThreadWorker(GunicornThreadWorker):
                 if conn.stage == IDLE:
                     observability.CONNECTIONS_CLOSED.labels("idle_timeout").inc()
                 self._close(conn)
+
+    def wait_for_and_dispatch_events(self, timeout: float) -> None:
+        # stopping: look at the deadlines (capped by ``_cap_keepalive``) often, not once a second
+        super().wait_for_and_dispatch_events(timeout if self.alive else min(timeout, SWEEP_EVERY))
 
     # gthread's own bookkeeping of waiting connections, replaced by ``_waiting``
     def murder_keepalived(self, force: bool = False) -> None:

@@ -242,3 +242,14 @@ def test_the_overdue_warning_is_logged_once_per_request_not_once_per_worker(tmp_
     ThreadWorker.notify(worker)
     heartbeat.close()
     assert lines == ["POST /first", "POST /second"]
+
+
+def test_sigterm_is_not_held_up_by_partial_requests():
+    with GunicornServer(workers=2) as server:  # the production deadlines: 5 s for a head
+        socks = hold(server.port, 20, PARTIAL)
+        try:
+            code, took = server.terminate(timeout=30)
+        finally:
+            for sock in socks:
+                sock.close()
+    assert code == 0 and took < 8  # 2 s for a request to complete, then closed: not the 20 s graceful_timeout
