@@ -45,6 +45,14 @@ workers = _env_int("WEB_CONCURRENCY", _cores())
 # within the noise; 4 lets one thread parse or write while another computes, and keeps what a killed
 # worker takes down small. Run as the subclass in service/gunicorn_worker.py, which restores what sync
 # does better: a request running past `timeout` is cut off, and SIGTERM refuses new connections at once.
+#
+# Hostile clients (issue 10, bench/attack.py, figures in bench/README.md): gunicorn's gthread reads a
+# request on a thread, blocking, with no deadline for the headers or the body, so 500 partial-header, 500
+# idle or 50 slow-body connections held open took the normal workload to 0 req/s and /healthz to its 5 s
+# probe time-out. The worker below reads every request whole in its main loop, without blocking, under
+# header and body deadlines, before a thread sees it: the same attacks leave the workload and /healthz
+# as they were, at the same normal-load throughput, with no new dependency and no second process in the
+# unit (a buffering nginx in front would also have to be in the image, compose and Kubernetes).
 worker_class = "service.gunicorn_worker.ThreadWorker"
 threads = _env_int("GUNICORN_THREADS", 4)
 # Connections the kernel holds until a worker accepts them. gunicorn's default (2048) lets thousands of

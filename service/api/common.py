@@ -91,20 +91,20 @@ def fast_cards(value: Any, size: int) -> tuple[Card, ...] | None:
 # are gathered once into a plan; ``check_list_lengths`` walks the body along it and refuses the first list
 # longer than its maximum with that field's own Length message, in time independent of the list's length.
 
-Plan = dict[str, tuple["validate.Length | None", Any]]  # data key -> (its Length, plan of its items/fields)
+# A plan entry: ("list", its Length or None, the entry of its items or None) or ("object", {data key: entry}).
+Plan = dict[str, Any]
 
 
 def _most(length: validate.Length) -> int | None:
     return length.equal if length.equal is not None else length.max
 
 
-def _field_plan(field: fields.Field) -> tuple[validate.Length | None, Any] | None:
+def _field_plan(field: fields.Field) -> tuple[Any, ...] | None:
     if isinstance(field, fields.List):
         lengths = [v for v in field.validators if isinstance(v, validate.Length) and _most(v) is not None]
-        inner = _field_plan(field.inner)
-        return (lengths[0] if lengths else None), inner
+        return "list", (lengths[0] if lengths else None), _field_plan(field.inner)
     if isinstance(field, fields.Nested) and isinstance(field.schema, Schema):
-        return None, length_plan(field.schema)
+        return "object", length_plan(field.schema)
     return None
 
 
@@ -120,39 +120,37 @@ def length_plan(schema: Schema) -> Plan:
     return plan
 
 
-def _check(value: Any, entry: tuple[validate.Length | None, Any], found: dict[Any, Any], key: Any) -> None:
-    length, sub = entry
-    if type(value) is list:
+def _check(value: Any, entry: tuple[Any, ...], found: dict[Any, Any], key: Any) -> None:
+    inner: dict[Any, Any] = {}
+    if entry[0] == "list" and type(value) is list:
+        _, length, item = entry
         if length is not None and len(value) > _most(length):  # type: ignore[operator]
             try:
                 length(value)  # its own message; it only takes len()
             except ValidationError as error:
                 found[key] = error.messages
             return
-        if sub is not None:
-            inner: dict[Any, Any] = {}
-            for index, item in enumerate(value):
-                _check(item, sub, inner, index)
-            if inner:
-                found[key] = inner
-    elif type(value) is dict and isinstance(sub, dict):
-        inner = {}
-        for name, child in sub.items():
+        if item is not None:
+            for index, element in enumerate(value):
+                _check(element, item, inner, index)
+    elif entry[0] == "object" and type(value) is dict:
+        for name, child in entry[1].items():
             if name in value:
                 _check(value[name], child, inner, name)
-        if inner:
-            found[key] = inner
+    if inner:
+        found[key] = inner
 
 
-def _pruned(value: Any, entry: tuple[validate.Length | None, Any]) -> Any:
+def _pruned(value: Any, entry: tuple[Any, ...]) -> Any:
     """``value`` with every list beyond its maximum cut to that maximum (a copy along the plan only)."""
-    length, sub = entry
-    if type(value) is list:
+    if entry[0] == "list" and type(value) is list:
+        _, length, item = entry
         if length is not None and len(value) > _most(length):  # type: ignore[operator]
             value = value[:_most(length)]
-        return value if sub is None else [_pruned(item, sub) for item in value]
-    if type(value) is dict and isinstance(sub, dict):
-        return {name: _pruned(item, sub[name]) if name in sub else item for name, item in value.items()}
+        return value if item is None else [_pruned(element, item) for element in value]
+    if entry[0] == "object" and type(value) is dict:
+        plan = entry[1]
+        return {name: _pruned(child, plan[name]) if name in plan else child for name, child in value.items()}
     return value
 
 
@@ -174,11 +172,11 @@ def check_list_lengths(schema: Schema, body: Any) -> None:
     if type(body) is not dict:
         return
     found: dict[Any, Any] = {}
-    _check(body, (None, length_plan(schema)), found, "")
+    _check(body, ("object", length_plan(schema)), found, "")
     if not found:
         return
     try:
-        schema.load(_pruned(body, (None, length_plan(schema))))
+        schema.load(_pruned(body, ("object", length_plan(schema))))
         messages_found: Any = {}
     except ValidationError as error:
         messages_found = error.messages

@@ -133,9 +133,11 @@ def test_keep_alive_and_pipelined_requests_still_work(server):
     with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
         sock.sendall(one + one)  # pipelined
         data = b""
-        while data.count(b"HTTP/1.1 200 OK\r\n") < 2:
-            data += sock.recv(65536)
-        assert data.count(b"HTTP/1.1 ") == 2 and data.endswith(b"}")
+        while not (data.count(b"HTTP/1.1 200 OK\r\n") == 2 and data.endswith(b"}")):
+            chunk = sock.recv(65536)
+            assert chunk, data
+            data += chunk
+        assert data.count(b"HTTP/1.1 ") == 2
         sock.sendall(one[:10])
         time.sleep(0.2)
         sock.sendall(one[10:])  # a request in two pieces
