@@ -268,15 +268,20 @@ def normal_load(endpoint: Endpoint, rounds: int, seconds: float) -> None:
         for clients in (4, 16):
             rates: dict[str, list[float]] = {"gthread": [], "ours": []}
             p99: dict[str, list[float]] = {"gthread": [], "ours": []}
+            cpu: dict[str, list[float]] = {"gthread": [], "ours": []}
             for _ in range(rounds):
                 for name, server in (("gthread", stock), ("ours", ours)):
                     result = run_load(server, endpoint, seconds, clients)
                     rates[name].append(result.per_second)
                     p99[name].append(result.percentile_ms(99) or 0.0)
+                    cpu[name].append(result.server_cpu_ms_per_request or 0.0)
             before, after = statistics.median(rates["gthread"]), statistics.median(rates["ours"])
-            rows.append([clients, f"{before:,.0f}", f"{statistics.median(p99['gthread']):.1f}", f"{after:,.0f}",
-                         f"{statistics.median(p99['ours']):.1f}", f"{after / before:.0%}"])  # fmt: skip
-        say(table(["clients", "gthread req/s", "gthread p99 ms", "this worker req/s", "this worker p99 ms", "ratio"], rows))
+            cpu_before, cpu_after = statistics.median(cpu["gthread"]), statistics.median(cpu["ours"])
+            rows.append([clients, f"{before:,.0f}", f"{statistics.median(p99['gthread']):.1f}", f"{cpu_before:.3f}",
+                         f"{after:,.0f}", f"{statistics.median(p99['ours']):.1f}", f"{cpu_after:.3f}",
+                         f"{after / before:.0%}", f"{cpu_after / cpu_before:.0%}"])  # fmt: skip
+        say(table(["clients", "gthread req/s", "p99 ms", "server CPU ms/req", "this worker req/s", "p99 ms",
+                   "server CPU ms/req", "req/s ratio", "CPU/req ratio"], rows))  # fmt: skip
 
 
 def main() -> int:
