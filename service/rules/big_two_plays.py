@@ -23,7 +23,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from service.rules import big_two as b2
-from service.rules.big_two import DOMAIN, HAND_SIZE, SEATS, THREE_OF_CLUBS, Combination, big_two_key, classify
+from service.rules.big_two import (
+    DOMAIN,
+    HAND_SIZE,
+    SEATS,
+    THREE_OF_CLUBS,
+    Combination,
+    big_two_key,
+    classify,
+)
 from service.rules.cards import DECK, Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, problem
 from service.rules.hand_value import HandValue

@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules.big_two import Action, big_two_key, classify, legal_plays, validate_move
+from service.rules.big_two import (
+    Action,
+    big_two_key,
+    classify,
+    legal_plays,
+    validate_move,
+)
 from service.rules.big_two_plays import PlaysProblem, list_plays
 from service.rules.cards import DECK, Suit, cards
 from service.rules.errors import InvalidInputError
