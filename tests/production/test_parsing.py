@@ -101,9 +101,11 @@ def test_client_text_in_a_message_is_quoted_and_cut(post):
 
 def test_a_list_over_its_maximum_is_refused_without_reading_its_items(post):
     status, body = post("big-two/plays/classify", {"cards": [0] * 20_000})
-    assert status == 422 and body["errors"] == [{"pointer": "/cards", "message": "Length must be between 1 and 13."}]
+    assert status == 422 and body["errors"] == [
+        {"pointer": "/cards", "code": "wrong_length", "message": "Length must be between 1 and 13."}]
     status, body = post("joker-thirteen/rounds/score", {"players": [{}] * 15_000})
-    assert status == 422 and body["errors"] == [{"pointer": "/players", "message": "Length must be 4."}]
+    assert status == 422 and body["errors"] == [
+        {"pointer": "/players", "code": "wrong_length", "message": "Length must be 4."}]
 
 
 def test_the_length_check_never_touches_the_items_beyond_a_maximum():
