@@ -10,7 +10,8 @@ FROM python:3.11-slim
 ARG PIP_CERT
 
 LABEL org.opencontainers.image.title="card-rules-service" \
-      org.opencontainers.image.description="Rules service for Pineapple OFC, Joker Thirteen and Taiwanese Big Two"
+      org.opencontainers.image.description="Rules service for Pineapple OFC, Joker Thirteen and Taiwanese Big Two" \
+      org.opencontainers.image.licenses="Apache-2.0"
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -37,7 +38,7 @@ RUN python3 -m venv /opt/venv \
         --shell /usr/sbin/nologin rules
 
 # The service itself, installed (and byte-compiled) into the virtualenv; /app keeps only its config.
-COPY README.md /tmp/src/
+COPY README.md LICENSE /tmp/src/
 COPY service /tmp/src/service
 RUN pip install --no-cache-dir --no-deps /tmp/src \
     && rm -rf /tmp/src

@@ -24,9 +24,12 @@ run: $(VENV)/.run-deps
 	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn --config gunicorn.conf.py service.wsgi:app
 
 # The programs the integration tests drive (Debian's chromium and nginx; openapi-typescript and typescript
-# from npm into .tools/node): installed when missing, a quick check otherwise. Debian packages need root.
+# from npm into .tools/node): installed when missing, a quick check otherwise. Debian packages need root:
+# without root (and outside CI) a failed install is reported and the suite runs; the tests that need the
+# missing programs skip with the same message (README, "Testing").
 test-tools:
-	bash scripts/install-test-tools
+	@bash scripts/install-test-tools || { [ "$$(id -u)" != 0 ] && [ -z "$$CI" ] \
+		&& echo "make test: continuing without them; the tests that drive them will be skipped" >&2; }
 
 test: $(VENV)/.test-deps test-tools
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Post every example request in this folder to a running rules service and print each answer.
 
-    python3 examples/run.py http://127.0.0.1:8000                    # all of them
+    python3 examples/run.py                                          # all of them, to http://127.0.0.1:8000
     python3 examples/run.py http://127.0.0.1:8000 ofcScoreHand ...   # only these operations
+
+Without a URL it posts to ``$CARD_RULES_URL``, else to ``http://127.0.0.1:8000`` (where ``make run`` serves).
 
 Each ``NAME.json`` here is the request example of the operation whose operationId is NAME in
 openapi.yaml (a test keeps them equal). The script asks the service for its contract (``/openapi.json``)
@@ -13,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+DEFAULT_URL = "http://127.0.0.1:8000"
 
 
 def fetch(url: str, body: bytes | None = None) -> tuple[int, bytes]:
@@ -35,9 +39,13 @@ def fetch(url: str, body: bytes | None = None) -> tuple[int, bytes]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("base_url", help="where the service listens, e.g. http://127.0.0.1:8000")
+    parser.add_argument("base_url", nargs="?", default=os.environ.get("CARD_RULES_URL") or DEFAULT_URL,
+                        help=f"where the service listens (default: $CARD_RULES_URL, else {DEFAULT_URL})")
     parser.add_argument("operation_ids", nargs="*", help="only these examples (default: every one)")
     args = parser.parse_args(argv)
+    if not args.base_url.startswith(("http://", "https://")):  # only operation ids: the default URL
+        args.operation_ids.insert(0, args.base_url)
+        args.base_url = os.environ.get("CARD_RULES_URL") or DEFAULT_URL
     base = args.base_url.rstrip("/")
 
     try:

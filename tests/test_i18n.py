@@ -23,6 +23,7 @@ from service.api import joker_thirteen as joker_thirteen_api
 from service.api import ofc_pineapple as ofc_api
 from service.api.limits import TOO_DEEP
 from service.rules import big_two as b2
+from service.rules import big_two_plays, ofc_moves, ofc_outlook
 from service.rules import joker_thirteen as j13
 from service.rules import messages, poker
 from service.rules import ofc_pineapple as ofc
@@ -111,6 +112,9 @@ CODE_REGISTRIES = [
     ("big-two", b2.InvalidPlay),
     ("big-two", b2.MoveViolation),
     ("big-two", b2.ProblemCode),
+    ("big-two", big_two_plays.PlaysProblem),
+    ("ofc-pineapple", ofc_moves.MovesProblem),
+    ("ofc-pineapple", ofc_outlook.OutlookProblem),
 ]
 
 
@@ -246,6 +250,13 @@ def ofc_sample(rng: random.Random, found: list) -> None:
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [wrong])
         first = ofc.Action(1 if not fantasyland[0].active else 0, tuple(deck[:14]), {ofc.TOP: tuple(deck[:3])}, ())
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [first, first])
+    # moves/legal and boards/outlook's impossible requests
+    full = ofc.Board(tuple(cards("As Ad Ah")), tuple(cards("2c 3c 4c 5c 6c")), tuple(cards("9d Td Jd Qd Kd")))
+    collect(found, "ofc-pineapple", ofc_moves.legal_moves, full, cards("Kc Ks 2d"))
+    collect(found, "ofc-pineapple", ofc_moves.legal_moves, ofc.Board(tuple(cards("As Ad Ah Ac"))), cards("Kc Ks 2d"))
+    collect(found, "ofc-pineapple", ofc_moves.legal_moves, ofc.Board(), cards("Kc Ks 2d"))
+    short = ofc.Board(tuple(cards("Qs Qd")), tuple(cards("7c 7d 4h")), tuple(cards("9d Td Jd")))
+    collect(found, "ofc-pineapple", ofc_outlook.outlook, short, [c for c in deck if c not in short.cards()][:40])
 
 
 def ofc_action(body: dict[str, Any]) -> ofc.Action:
@@ -271,6 +282,12 @@ def joker_thirteen_sample(rng: random.Random, found: list) -> None:
     collect(found, "joker-thirteen", j13.score_round, doubled)
     collect(found, "joker-thirteen", parse_cards, ["As", "Zz", 10, "JK"])
     collect(found, "big-two", parse_cards, ["JK", "jk"])  # no jokers in Big Two
+    # plays/legal's impossible situations
+    first = cards("3c 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
+    collect(found, "big-two", big_two_plays.list_plays, cards("3c 4c"), cards("5c 6d"))
+    collect(found, "big-two", lambda: big_two_plays.list_plays(first, cards("3d"), first_lead=True))
+    collect(found, "big-two", lambda: big_two_plays.list_plays(cards("3c 4c"), first_lead=True))
+    collect(found, "big-two", lambda: big_two_plays.list_plays(cards("3c"), cards("4c"), table_seat=1))
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from service.api.common import (
     StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
 )  # fmt: skip
 from service.rules import big_two as b2
+from service.rules import big_two_plays
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
@@ -75,9 +76,25 @@ class BigTwoGameValidateRequest(StrictSchema):
     actions = fields.List(fields.Nested(BigTwoRecordAction), required=True, validate=validate.Length(max=MAX_ACTIONS))
 
 
+# plays/legal (issue 14) -------------------------------------------------------------------------------
+
+
+class BigTwoPlaysTable(StrictSchema):
+    cards = card_list(1, HAND_SIZE, required=True)
+    seat = StrictInteger(validate=validate.Range(0, SEATS - 1), load_default=None)
+
+
+class BigTwoPlaysLegalRequest(StrictSchema):
+    hand = card_list(1, HAND_SIZE, required=True)
+    table = fields.Nested(BigTwoPlaysTable, allow_none=True, load_default=None)
+    seat = StrictInteger(validate=validate.Range(0, SEATS - 1), load_default=None)
+    first_lead = StrictBoolean(load_default=False)
+
+
 SCHEMAS = [
     BigTwoClassifyRequest, BigTwoCompareRequest, BigTwoMoveAction, BigTwoMoveValidateRequest, BigTwoWinner,
     BigTwoLoser, BigTwoScoreRequest, BigTwoRecordAction, BigTwoGameValidateRequest,
+    BigTwoPlaysTable, BigTwoPlaysLegalRequest,
 ]  # fmt: skip
 """Every request schema, for the test that compares them with openapi.yaml."""
 
@@ -86,6 +103,7 @@ _compare = BigTwoCompareRequest()
 _move_validate = BigTwoMoveValidateRequest()
 _score = BigTwoScoreRequest()
 _game_validate = BigTwoGameValidateRequest()
+_plays_legal = BigTwoPlaysLegalRequest()
 
 # --- answers -----------------------------------------------------------------------------------------
 
@@ -205,3 +223,36 @@ def games_validate() -> Response:
     body = load_body(_game_validate)
     actions = [Action(ActionType(a["type"]), tuple(a["cards"]), a["seat"]) for a in body["actions"]]
     return answer(game_record(b2.validate_game(body["base"], body["hands"], actions)))
+
+
+# --- plays/legal (issue 14) ------------------------------------------------------------------------------
+
+
+def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
+    return {
+        "leading": result.leading,
+        "may_pass": result.may_pass,
+        "table": optional_hand(result.table),
+        "count": result.count,
+        "groups": [
+            {
+                "combination": group.combination.value,
+                "plays": [{"cards": card_texts(p.cards), "monster": p.monster, "hand": hand_value(p.hand)} for p in group.plays],
+            }
+            for group in result.groups
+        ],
+    }
+
+
+@blueprint.post("/plays/legal")
+def plays_legal() -> Response:
+    body = load_body(_plays_legal)
+    table = body["table"]
+    result = big_two_plays.list_plays(
+        body["hand"],
+        None if table is None else table["cards"],
+        table_seat=None if table is None else table["seat"],
+        seat=body["seat"],
+        first_lead=body["first_lead"],
+    )
+    return answer(play_list(result))

@@ -282,3 +282,80 @@ def hands_validate() -> Response:
         "score": hand_score(result.score) if result.score else None,
         "discards": [{"seat": d.seat, "card": str(d.card), "action": d.action} for d in result.discards],
     })  # fmt: skip
+
+
+# --- moves/legal, boards/outlook (issue 14) ----------------------------------------------------------------
+# Kept in one block, apart from the operations above, so parallel additions to this module merge cleanly.
+
+from service.rules import ofc_moves, ofc_outlook  # noqa: E402
+
+MAX_NORMAL_DEAL = max(dealt for dealt, _ in ofc_moves.PINEAPPLE.rounds)
+
+
+class MovesLegalRequest(StrictSchema):
+    board = fields.Nested(PartialBoard, required=True)
+    dealt = card_list(1, MAX_NORMAL_DEAL, required=True)
+
+
+class OutlookRequest(StrictSchema):
+    board = fields.Nested(PartialBoard, required=True)
+    seen = card_list(0, 52, load_default=list)
+    fantasyland = fantasyland_field()
+    limit = StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_LIMIT), load_default=ofc_outlook.DEFAULT_LIMIT)
+    seed = StrictInteger(validate=validate.Range(0, 2**53 - 1), allow_none=True, load_default=None)
+    samples = StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_SAMPLES), load_default=ofc_outlook.DEFAULT_SAMPLES)
+
+
+SCHEMAS += [MovesLegalRequest, OutlookRequest]
+
+_moves_legal = MovesLegalRequest()
+_outlook = OutlookRequest()
+
+
+def move_list(result: ofc_moves.MoveList) -> dict[str, Any]:
+    return {
+        "round": result.round,
+        "placed": result.placed,
+        "discarded": result.discarded,
+        "count": len(result.moves),
+        "moves": [
+            {"discard": card_texts(m.discard), "placement": board_cards(Board.of(m.placement)), "board": board_cards(m.board)}
+            for m in result.moves
+        ],
+    }
+
+
+def outlook_answer(result: ofc_outlook.Outlook) -> dict[str, Any]:
+    carlo = result.monte_carlo
+    return {
+        "empty": {r.value: result.empty[r] for r in ROWS},
+        "unseen": result.unseen,
+        "foul_certain": result.foul_certain,
+        "royalties": [
+            {"row": x.level.row.value, "category": x.level.category, "rank": x.level.rank, "royalty": x.level.royalty, "reachable": x.reachable}
+            for x in result.levels
+        ],
+        "fantasyland": [{"cards": f.cards, "reachable": f.reachable} for f in result.fantasyland],
+        "complete": result.complete,
+        "examined": result.examined,
+        "limit": result.limit,
+        "monte_carlo": None if carlo is None else {
+            "seed": carlo.seed, "samples": carlo.samples, "fouls": carlo.fouls,
+            "foul_probability": carlo.foul_probability, "standard_error": carlo.standard_error,
+        },
+    }  # fmt: skip
+
+
+@blueprint.post("/moves/legal")
+def moves_legal() -> Response:
+    body = load_body(_moves_legal)
+    return answer(move_list(ofc_moves.legal_moves(body["board"], body["dealt"])))
+
+
+@blueprint.post("/boards/outlook")
+def boards_outlook() -> Response:
+    body = load_body(_outlook)
+    result = ofc_outlook.outlook(
+        body["board"], body["seen"], body["fantasyland"], limit=body["limit"], seed=body["seed"], samples=body["samples"]
+    )
+    return answer(outlook_answer(result))

@@ -537,6 +537,11 @@ def legal_plays(hand: Sequence[Card], table: Sequence[Card] | None = None) -> li
     The same judgement as validate_move, enumerated by shape rather than by all subsets, so a random
     player can afford it at every turn; a property test checks it against validate_move on all subsets.
     """
+    return [cards for cards, _ in legal_play_values(hand, table)]
+
+
+def legal_play_values(hand: Sequence[Card], table: Sequence[Card] | None = None) -> list[tuple[tuple[Card, ...], HandValue]]:
+    """``legal_plays`` with each play's value (classified once, for plays/legal)."""
     held, shown = tuple(hand), () if table is None else tuple(table)
     if any(c.is_joker for c in held + shown) or _deck_problems(held, shown):
         return []  # validate_move would refuse every play (or the input) here
@@ -551,7 +556,7 @@ def legal_plays(hand: Sequence[Card], table: Sequence[Card] | None = None) -> li
         play = classify(candidate).hand
         assert play is not None
         if _refusal(len(held), on_table, play)[0] is None:
-            found.append(candidate)
+            found.append((candidate, play))
     return found
 
 
@@ -945,6 +950,7 @@ __all__ = [
     "classify",
     "compare",
     "judge",
+    "legal_play_values",
     "legal_plays",
     "loser_multiplier_factors",
     "monsters_left",

@@ -189,6 +189,18 @@ OFC: dict[str, Text] = {
     "bad_seat": T("the dealer is seat 0, 1 or 2", "莊家是座位 0、1 或 2"),
     # request schema
     "invalid_round": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
+    # moves/legal, boards/outlook (service/rules/ofc_moves.py, ofc_outlook.py): impossible requests (422)
+    "board_complete": T("the board is complete: no cards are dealt to it", "牌面已經擺滿，不會再發牌"),
+    "board_between_rounds": T(
+        "a board of {actual} cards is not at the start of a round",
+        "牌面上有 {actual} 張牌，不是某一輪開始時的張數",
+    ),
+    "deal_size": T("round {round} deals {expected} cards, not {actual}", "第 {round} 輪發 {expected} 張牌，不是 {actual} 張"),
+    "row_too_full": T("the {row} row holds at most {size} cards, not {actual}", "{row:term}最多 {size} 張，不是 {actual} 張"),
+    "not_enough_cards": T(
+        "{needed} more cards must come but only {unseen} are unseen",
+        "還要再來 {needed} 張牌，但沒見過的牌只剩 {unseen} 張",
+    ),
 }
 
 # --- Joker Thirteen (鬼牌十三支加一色) ---------------------------------------------------------------
@@ -370,6 +382,17 @@ BIG_TWO: dict[str, Text] = {
     "wrong_card_count/hand": T("a Big Two hand has 1 to 13 cards, not {count}", "大老二的手牌是 1 到 13 張，不是 {count} 張"),
     "invalid_seat": T("a seat is 0-3, not {value}", "座位是 0-3，不是 {value}"),
     "unknown_action_type": T("{value} is not play or pass", "{value} 不是 play 或 pass"),
+    # plays/legal (service/rules/big_two_plays.py): impossible situations (422)
+    "table_not_a_play": T("the table is not a valid play: {reasons:messages}", "桌面上的牌不是合法的牌型：{reasons:messages}"),
+    "first_lead_with_table": T("the game's first lead has no table to beat", "整局的第一手是起牌，桌面上沒有牌"),
+    "first_lead_hand": T(
+        "the game's first lead is made from a full 13-card hand holding the 3 of clubs",
+        "整局的第一手由持有梅花 3 的玩家以完整的 13 張手牌打出",
+    ),
+    "seat_needed": T(
+        "table.seat says who made the last play; seat (the player's own) is needed to compare it",
+        "table.seat 是最後出牌的座位；要比較，必須也給出自己的座位 seat",
+    ),
 }
 
 # --- the HTTP layer: problem titles and details, the games list --------------------------------------

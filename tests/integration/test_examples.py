@@ -6,6 +6,7 @@ When the spec's examples change, rewrite the files from it:  .venv/bin/python -m
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -43,6 +44,21 @@ def test_run_py_posts_every_example_and_prints_each_answer(live_server, post):
         heading, _, printed = section.partition("\n")
         assert heading.split() == [op.operation_id, "POST", op.path, "->", "200"], heading
         assert json.loads(printed) == post(op.path.removeprefix("/v1"), op.request_example)[1]
+
+
+def test_run_py_without_arguments_posts_to_the_default_url(live_server):
+    """No argument is required: the URL defaults to $CARD_RULES_URL (here the test's server), else
+    http://127.0.0.1:8000; a lone operation id is an operation, not a URL."""
+    env = dict(os.environ, CARD_RULES_URL=live_server.base_url)
+    for args in ([], ["bigTwoClassifyPlay"]):
+        result = subprocess.run([sys.executable, str(EXAMPLES_DIR / "run.py"), *args],
+                                capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)  # fmt: skip
+        assert result.returncode == 0, result.stdout + result.stderr
+        count = len(args) or len(POST_OPERATIONS)
+        assert result.stdout.rstrip().endswith(f"{count} requests, {count} answered 2xx")
+        assert f"at {live_server.base_url}:" in result.stdout.splitlines()[0]
+    usage = subprocess.run([sys.executable, str(EXAMPLES_DIR / "run.py"), "--help"], capture_output=True, text=True, timeout=60)
+    assert "[base_url] [operation_ids ...]" in usage.stdout and "http://127.0.0.1:8000" in usage.stdout
 
 
 def write_examples() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -105,6 +106,26 @@ def test_python_client_one_call_per_game_against_gunicorn(python_client, live_se
         response = ofc_evaluate_row.sync_detailed(client=client, body=RowEvaluateRequest.from_dict({"row": "middle", "cards": ["As", "Ks", "Qs"]}))
         assert response.status_code == 422 and isinstance(response.parsed, Problem)
         assert response.parsed.status == 422 and [e.pointer for e in response.parsed.errors] == ["/cards"]
+
+
+def test_readme_python_snippet_runs_from_any_folder(python_client, live_server, tmp_path, monkeypatch, capsys):
+    """README, "Generated clients": the Python snippet, run from a folder that is not the repository's, prints
+    what its comment says; the third-party packages the README names are the ones the generated code imports."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    clients = readme[readme.index("### Generated clients"):]
+    snippet = re.search(r"```python\n(.*?)```", clients, re.S).group(1)
+    printed = re.search(r"^print\(.*\)  # (.*)$", snippet, re.M).group(1)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(snippet.replace("http://127.0.0.1:8000", live_server.base_url), "README.md", "exec"), {})
+    assert capsys.readouterr().out.strip() == printed
+
+    package = Path(python_client.__file__).parent
+    imported = {m.split(".")[0] for f in package.rglob("*.py")
+                for m in re.findall(r"^\s*(?:from|import) ([\w.]+)", f.read_text(encoding="utf-8"), re.M)}  # fmt: skip
+    third_party = {m for m in imported - set(sys.stdlib_module_names) if m not in (PACKAGE, "")}
+    assert third_party == {"httpx", "attrs"}, third_party
+    named = clients[:clients.index("```")]
+    assert "`httpx`" in named and "`attrs`" in named and "dateutil" not in named
 
 
 # --- TypeScript: openapi-typescript + tsc -------------------------------------------------------------

@@ -1,0 +1,137 @@
+"""Taiwanese Big Two: every legal play of one turn (``plays/legal``), grouped by combination.
+
+The judgement is ``big_two.validate_move``'s, enumerated by shape (``big_two.legal_plays``) instead of over
+all 2^13 subsets of the hand; ``tests/big_two/test_plays_legal.py`` proves both equal on every subset of
+many random hands. What this module adds is the turn's situation and the canonical answer:
+
+* The situation: the game's first lead (the holder of the 3 of clubs, 13 cards, no table: 「第一手可以出
+  任何合法牌型，不必包含梅花 3」, so the same plays as any lead), a lead (no table), or a follow (the last
+  play and, optionally, who made it: when the player made it itself, everyone else passed and the player
+  leads again, 「由最後出牌的那個人重新自由起牌」).
+* The order: groups in the ladder's order (single ... green dragon), plays within a group by strength, then
+  by their cards in Big Two order (full houses and fours of one rank differ only in their other cards).
+  A play is a set of cards, listed once.
+
+Impossible input is refused whole (``InvalidInputError``, HTTP 422): a hand outside 1-13 cards, a joker, a
+card twice in the hand or both in the hand and on the table, a table that is no play, a first lead without
+the 13 cards holding the 3 of clubs or with a table, a table's seat without the player's seat.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from service.rules import big_two as b2
+from service.rules.big_two import (
+    DOMAIN,
+    HAND_SIZE,
+    SEATS,
+    THREE_OF_CLUBS,
+    Combination,
+    big_two_key,
+    classify,
+)
+from service.rules.cards import DECK, Card, find_duplicates
+from service.rules.errors import InputProblem, InvalidInputError, problem
+from service.rules.hand_value import HandValue
+
+
+class PlaysProblem(StrEnum):
+    """Codes of the impossible situations ``list_plays`` refuses (besides ``big_two.ProblemCode``'s)."""
+
+    TABLE_NOT_A_PLAY = "table_not_a_play"
+    FIRST_LEAD_WITH_TABLE = "first_lead_with_table"
+    FIRST_LEAD_HAND = "first_lead_hand"
+    SEAT_NEEDED = "seat_needed"
+
+
+@dataclass(frozen=True, slots=True)
+class LegalPlay:
+    """One legal play: its cards in Big Two order and its value (cards in order of significance)."""
+
+    cards: tuple[Card, ...]
+    hand: HandValue
+    monster: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayGroup:
+    combination: Combination
+    plays: tuple[LegalPlay, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayList:
+    """Every legal play of the turn, grouped; whether the player leads and whether it may pass."""
+
+    leading: bool
+    may_pass: bool  # a follower may always pass (「PASS 可以回頭」); a leader never
+    table: HandValue | None  # the play to beat; None when leading
+    groups: tuple[PlayGroup, ...]  # non-empty groups only, in ladder order
+
+    @property
+    def count(self) -> int:
+        return sum(len(g.plays) for g in self.groups)
+
+    def plays(self) -> list[LegalPlay]:
+        return [p for g in self.groups for p in g.plays]
+
+
+_KEY = {c: big_two_key(c) for c in DECK}
+_MONSTERS = frozenset({Combination.FOUR_OF_A_KIND.value, Combination.STRAIGHT_FLUSH.value})
+
+
+def list_plays(
+    hand: Sequence[Card],
+    table: Sequence[Card] | None = None,
+    *,
+    table_seat: int | None = None,
+    seat: int | None = None,
+    first_lead: bool = False,
+) -> PlayList:
+    """Every legal play from ``hand`` this turn, in canonical order (module docstring)."""
+    held, shown = tuple(hand), () if table is None else tuple(table)
+    _check(held, table, shown, table_seat, seat, first_lead)
+    on_table = None if table is None else classify(shown).hand
+    if on_table is not None and table_seat is not None and table_seat == seat:
+        on_table = None  # the trick came back to its last player: a new lead
+    # strength's first number is the ladder's rung, so sorting by it orders the groups too
+    found = b2.legal_play_values(held, None if on_table is None else shown)
+    found.sort(key=lambda f: (f[1].strength, [_KEY[c] for c in f[0]]))
+    groups: dict[str, list[LegalPlay]] = {}
+    for cards, value in found:
+        kind = value.category
+        groups.setdefault(kind, []).append(LegalPlay(cards, value, kind in _MONSTERS))
+    leading = on_table is None
+    return PlayList(leading, not leading, on_table, tuple(PlayGroup(Combination(k), tuple(v)) for k, v in groups.items()))
+
+
+def _check(held: tuple[Card, ...], table: Sequence[Card] | None, shown: tuple[Card, ...], table_seat: int | None, seat: int | None, first_lead: bool) -> None:
+    located = [(("hand", i), c) for i, c in enumerate(held)] + [(("table", "cards", i), c) for i, c in enumerate(shown)]
+    problems: list[InputProblem] = []
+    if not 1 <= len(held) <= HAND_SIZE:
+        problems.append(problem(DOMAIN, ("hand",), b2.ProblemCode.WRONG_CARD_COUNT, case="hand", count=len(held)))
+    problems += [problem(DOMAIN, path, b2.ProblemCode.JOKER_NOT_ALLOWED, case="big_two") for path, c in located if c.is_joker]
+    problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
+    for name, value in (("seat", seat), ("table_seat", table_seat)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEATS):
+            where = ("seat",) if name == "seat" else ("table", "seat")
+            problems.append(problem(DOMAIN, where, b2.ProblemCode.INVALID_SEAT, value=repr(value)))
+    if table_seat is not None and seat is None:
+        problems.append(problem(DOMAIN, ("seat",), PlaysProblem.SEAT_NEEDED))
+    if first_lead:
+        if table is not None:
+            problems.append(problem(DOMAIN, ("table",), PlaysProblem.FIRST_LEAD_WITH_TABLE))
+        if len(held) != HAND_SIZE or THREE_OF_CLUBS not in held:
+            problems.append(problem(DOMAIN, ("hand",), PlaysProblem.FIRST_LEAD_HAND))
+    if problems:
+        raise InvalidInputError(problems)
+    if table is not None:
+        classified = classify(shown)
+        if not classified.valid:
+            reasons = [(v.code, v.params) for v in classified.violations]
+            raise InvalidInputError(problem(DOMAIN, ("table", "cards"), PlaysProblem.TABLE_NOT_A_PLAY, reasons=reasons))
+
+
+__all__ = ["LegalPlay", "PlayGroup", "PlayList", "PlaysProblem", "list_plays"]
