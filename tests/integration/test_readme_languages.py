@@ -1,5 +1,6 @@
-"""The README's curl examples in Chinese, run as written by curl against a real gunicorn on the loopback, answer what their comments say (tests/api/test_readme.py replays every curl command through the
-test client; this runs the Chinese ones for real: the headers, the UTF-8 on the wire)."""
+"""The README's curl examples in Chinese, run as written by curl against a real gunicorn on the loopback,
+answer what their comments say (tests/api/test_readme.py replays every curl command through the test
+client; this runs the Chinese ones for real: the headers and the UTF-8 on the wire)."""
 from __future__ import annotations
 
 import json
