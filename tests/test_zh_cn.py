@@ -138,6 +138,38 @@ def test_every_term_lands_where_it_applies():
     assert landed >= 2
 
 
+def test_a_pin_holds_until_its_zh_tw_changes(tmp_path):
+    """A hand-reviewed entry stays as written while the zh-TW text it translates is unchanged; once that
+    changes the generator warns and falls back to the draft, so the file never holds a translation of an
+    old text."""
+    entry = CATALOG["http"]["detail.internal"]
+    pins = f"""
+[[pin]]
+domain = "http"
+key = "detail.internal"
+zh-TW = "{entry.zh_tw}"
+zh-CN = "服务未能回答这个请求，错误已记录。"
+
+[[pin]]
+domain = "http"
+key = "title.404"
+zh-TW = "找不到了"
+zh-CN = "未找到"
+
+[[pin]]
+domain = "http"
+key = "no.such.key"
+zh-TW = "無"
+zh-CN = "无"
+"""
+    rules = tmp_path / "terms.toml"
+    rules.write_text(BUILD.TERMS.read_text(encoding="utf-8") + pins, encoding="utf-8")
+    data, warnings = BUILD.build(DRAFT, rules)
+    assert data["texts"]["http"]["detail.internal"] == {ZH_TW: entry.zh_tw, ZH_CN: "服务未能回答这个请求，错误已记录。", "pinned": True}
+    assert data["texts"]["http"]["title.404"][ZH_CN] == DATA["http"]["title.404"][ZH_CN] == "找不到"
+    assert [w.split(":")[0] for w in warnings] == ["stale pin http", "pin http"]
+
+
 def test_every_term_says_where_it_comes_from():
     for term in TERMS:
         assert term["draft"] != term[ZH_CN] and not traditional(term[ZH_CN]) and term["source"], term
