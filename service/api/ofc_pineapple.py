@@ -8,10 +8,11 @@ from marshmallow import ValidationError, fields, post_load, validate
 
 from service.api import i18n
 from service.api.common import (
-    FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
+    FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
 from service.rules import ofc_pineapple as ofc
-from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, Row
+from service.rules.cards import NotationProblem
+from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 
 blueprint = Blueprint("ofc_pineapple", __name__, url_prefix="/v1/ofc-pineapple")
 
@@ -64,9 +65,12 @@ class PartialBoard(StrictSchema):
 
 
 class Placement(StrictSchema):
-    top = card_list(0, 3, load_default=list)
-    middle = card_list(0, 5, load_default=list)
-    bottom = card_list(0, 5, load_default=list)
+    """Each row holds at most what a deal can (17 cards), not what the row can: a row placed too full is a
+    rule broken (``row_overflow``, a 200 violation), not a malformed request (ruling S2)."""
+
+    top = card_list(0, MAX_DEALT, load_default=list)
+    middle = card_list(0, MAX_DEALT, load_default=list)
+    bottom = card_list(0, MAX_DEALT, load_default=list)
 
     @post_load
     def _rows(self, data: dict[str, Any], **kwargs: Any) -> dict[Row, tuple]:
@@ -233,14 +237,21 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
 
 # --- routes ------------------------------------------------------------------------------------------
 
+ERRORS = (*NotationProblem, *ProblemCode, "invalid_round")
+"""The 422 ``errors`` codes of this game's operations, besides the request schema's."""
+RECORD_ONLY = {MoveViolation.RECORD_INCOMPLETE, MoveViolation.ACTION_AFTER_HAND_END, MoveViolation.OUT_OF_TURN, MoveViolation.CARD_DEALT_TWICE}
+MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
+
 
 @blueprint.post("/rows/evaluate")
+@rule_codes(ofc.DOMAIN, errors=ERRORS)
 def rows_evaluate() -> Response:
     body = load_body(_row_evaluate)
     return answer(row_value(ofc.evaluate_row(Row(body["row"]), body["cards"])))
 
 
 @blueprint.post("/rows/compare")
+@rule_codes(ofc.DOMAIN, errors=ERRORS)
 def rows_compare() -> Response:
     body = load_body(_row_compare)
     result, a, b = ofc.compare_rows(Row(body["row"]), body["a"], body["b"])
@@ -248,12 +259,14 @@ def rows_compare() -> Response:
 
 
 @blueprint.post("/boards/evaluate")
+@rule_codes(ofc.DOMAIN, errors=ERRORS)
 def boards_evaluate() -> Response:
     body = load_body(_board_evaluate)
     return answer(board_value(ofc.evaluate_board(body["board"], body["fantasyland"])))
 
 
 @blueprint.post("/moves/validate")
+@rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS)
 def moves_validate() -> Response:
     body = load_body(_move_validate)
     result = ofc.validate_move(body["board"], body["round"], body["dealt"], body["placement"], body["discard"], body["seen"])
@@ -265,12 +278,14 @@ def moves_validate() -> Response:
 
 
 @blueprint.post("/hands/score")
+@rule_codes(ofc.DOMAIN, errors=ERRORS)
 def hands_score() -> Response:
     body = load_body(_hand_score)
     return answer(hand_score(ofc.score_hand([ofc.Seat(p["board"], p["fantasyland"]) for p in body["players"]])))
 
 
 @blueprint.post("/hands/validate")
+@rule_codes(ofc.DOMAIN, violations=MoveViolation, errors=ERRORS)
 def hands_validate() -> Response:
     body = load_body(_hand_validate)
     actions = [ofc.Action(a["seat"], tuple(a["dealt"]), a["placement"], tuple(a["discard"])) for a in body["actions"]]
@@ -347,12 +362,14 @@ def outlook_answer(result: ofc_outlook.Outlook) -> dict[str, Any]:
 
 
 @blueprint.post("/moves/legal")
+@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem))
 def moves_legal() -> Response:
     body = load_body(_moves_legal)
     return answer(move_list(ofc_moves.legal_moves(body["board"], body["dealt"])))
 
 
 @blueprint.post("/boards/outlook")
+@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem))
 def boards_outlook() -> Response:
     body = load_body(_outlook)
     result = ofc_outlook.outlook(
