@@ -33,9 +33,11 @@ def test_every_problem_type_is_in_the_contract_and_the_catalog(app):
     types = catalog.problem_types()
     assert set(errors.PROBLEM_TYPES.values()) <= set(types)
     for urn, status in types.items():
-        assert f"`{urn}` ({status})" in described, urn
+        assert f"`{urn}` ({status})" in described, f"list {urn} ({status}) in openapi.yaml's Problem.type description"
         assert f"| `{urn}` | {status} |" in document, urn
-        text = messages.CATALOG["http"][f"problem.{urn.removeprefix(errors.PROBLEM_URN)}"]
+        key = f"problem.{urn.removeprefix(errors.PROBLEM_URN)}"
+        assert key in messages.HTTP, f"give {urn} its meaning in both languages: messages.HTTP[{key!r}]"
+        text = messages.HTTP[key]
         assert text.en and text.zh_tw and text.en != text.zh_tw
 
 
@@ -59,7 +61,8 @@ GAME_OPERATIONS = [op for op in catalog.operations(__import__("service.api", fro
 
 @pytest.mark.parametrize("op", GAME_OPERATIONS, ids=[op.operation_id for op in GAME_OPERATIONS])
 def test_every_game_operation_declares_its_codes_and_validate_ones_their_violations(op):
-    assert op.codes is not None, f"{op.operation_id}: no rule_codes on its route"
+    assert op.codes is not None, (f"{op.operation_id}: put @rule_codes(DOMAIN, violations=..., errors=...) on its route "
+                                  "(service/api/common.py), then run .venv/bin/python -m service.api.catalog")
     answer = SPEC["paths"][op.path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
     name = answer["$ref"].rsplit("/", 1)[1]
     if "violations" in SPEC["components"]["schemas"][name].get("properties", {}):

@@ -136,7 +136,7 @@ def test_operations_section_lists_every_operation_of_the_contract():
     listed = section("Operations")
     for path, item in SPEC["paths"].items():
         for method, op in item.items():
-            assert f"`{method.upper()} {path}` | `{op['operationId']}`" in listed, f"{method.upper()} {path}"
+            assert f"`{method.upper()} {path}` | `{op['operationId']}`" in listed, f"add `{method.upper()} {path}` to the README's Operations table"
 
 
 def tracked_files() -> list[str]:
