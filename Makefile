@@ -8,7 +8,7 @@ PORT ?= 8000
 # pytest-xdist workers; the suite is sized for a 2-core machine
 TEST_WORKERS ?= 2
 
-.PHONY: run test test-tools lint-spec bench sizing clean container-check fuzz load
+.PHONY: run test test-tools lint-spec bench sizing clean container-check fuzz load zh-cn
 
 $(VENV)/.run-deps: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ test-tools:
 
 test: $(VENV)/.test-deps test-tools
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
+# The Simplified Chinese catalog, service/rules/messages.zh-CN.json, regenerated from the zh-TW texts (OpenCC,
+# then the reviewed terms in scripts/zh-cn-terms.toml); run it after adding or changing a catalog text and
+# review the entries it prints. The suite fails while the file is not current.
+zh-cn: $(VENV)/.test-deps
+	$(PY) scripts/build-zh-cn
 
 bench: $(VENV)/.test-deps
 	$(PY) bench/ofc_pineapple.py

@@ -1,6 +1,7 @@
-"""Two languages, en and zh-TW: the catalog is complete and consistent, every code the cores emit has its
-texts, Accept-Language is negotiated as documented, the rule books' terms are used, and the same request
-in both languages answers the same JSON but for its human text, with Content-Language and Vary."""
+"""Languages, en and zh-TW: the catalog is complete and consistent, every code the cores emit has its
+texts, Accept-Language is negotiated as documented (zh-CN's ranges too), the rule books' terms are used, and
+the same request in both languages answers the same JSON but for its human text, with Content-Language and
+Vary. The third language, zh-CN (data generated from zh-TW), has the same checks in tests/test_zh_cn.py."""
 from __future__ import annotations
 
 import ast
@@ -420,7 +421,7 @@ def test_dun_and_row_names_inside_messages():
 
 
 def test_big_two_core_labels_come_from_the_catalog():
-    assert b2.COMBINATION_LABELS[b2.Combination.DRAGON] == {"en": "Dragon", "zh-TW": "一條龍"}
+    assert b2.COMBINATION_LABELS[b2.Combination.DRAGON] == {"en": "Dragon", "zh-TW": "一條龍", "zh-CN": "一条龙"}
     assert poker.LABELS[poker.Category.QUADS] == "Four of a kind" and j13.TWO_PAIR_FLUSH_LABEL == "Pair flush, two pairs"
 
 
@@ -440,22 +441,39 @@ NEGOTIATION = [
     ("zh-Hant-HK", "zh-TW"),
     ("zh-HK", "zh-TW"),
     ("zh-MO", "zh-TW"),
-    ("zh-CN", "zh-TW"),
-    ("zh-Hans", "zh-TW"),
-    ("zh-Hans-CN", "zh-TW"),
-    ("zh-SG", "zh-TW"),
-    ("zh-CN, en;q=0.8", "zh-TW"),
+    ("zh-CN", "zh-CN"),
+    ("zh-cn", "zh-CN"),
+    ("zh-Hans", "zh-CN"),
+    ("zh-Hans-CN", "zh-CN"),
+    ("zh-Hans-SG", "zh-CN"),
+    ("zh-Hans-TW", "zh-CN"),  # the script subtag decides before the region
+    ("zh-Hant-CN", "zh-TW"),
+    ("zh-SG", "zh-CN"),
+    ("zh-MY", "zh-CN"),
+    ("zh-Latn", "zh-TW"),  # a zh-* range we cannot place: the rule books' script
+    ("zh-CN, en;q=0.8", "zh-CN"),
     ("zh-CN;q=0.5, en;q=0.8", "en"),
-    ("en;q=0.8, zh-Hans;q=0.9", "zh-TW"),
+    ("en;q=0.8, zh-Hans;q=0.9", "zh-CN"),
+    ("zh-TW, zh-CN", "zh-TW"),
+    ("zh-CN, zh-TW", "zh-CN"),
+    ("zh-TW;q=0.5, zh-CN;q=0.6", "zh-CN"),
+    ("zh-CN;q=0.9, zh-TW;q=0.9", "zh-CN"),  # equal q: the range written first
+    ("zh-CN;q=0, zh", "zh-TW"),
+    ("zh-TW;q=0, zh", "zh-CN"),  # zh also names zh-CN, more weakly
+    ("zh;q=0, zh-CN", "zh-CN"),
+    ("zh-CN;q=0, zh-TW;q=0, zh", "en"),
+    ("zh-CN;q=0, *", "en"),
+    ("en;q=0, zh-TW;q=0, *", "zh-CN"),
+    ("fr, zh-Hans;q=0.1", "zh-CN"),
     ("zh-TW;q=0.5, en;q=0.8", "en"),
     ("en;q=0.5, zh-TW", "zh-TW"),
     ("zh-TW;q=0.9, en;q=0.9", "zh-TW"),  # equal q: the range written first
     ("en, zh-TW", "en"),
     ("en, zh-CN", "en"),
     ("zh-TW;q=0", "en"),
-    ("zh-TW;q=0, zh-CN", "en"),  # a Traditional Chinese range decides Chinese's q: excluded
+    ("zh-TW;q=0, zh-CN", "zh-CN"),  # excluding Traditional leaves Simplified
     ("zh;q=0, zh-TW", "zh-TW"),  # the more specific range wins
-    ("en;q=0, zh-CN;q=0.1", "zh-TW"),
+    ("en;q=0, zh-CN;q=0.1", "zh-CN"),
     ("en;q=0", "en"),  # nothing acceptable: the default, never a 406
     ("*", "en"),
     ("*;q=0.5", "en"),
@@ -486,6 +504,7 @@ def test_negotiation(header, expected):
 def test_unreadable_entries_are_skipped_never_an_error(header):
     assert i18n.negotiate(header) == "en"
     assert i18n.negotiate(header + ", zh-TW;q=0.5") == "zh-TW"
+    assert i18n.negotiate(header + ", zh-CN;q=0.5") == "zh-CN"
 
 
 def test_huge_header_is_read_up_to_the_limit():
@@ -910,7 +929,7 @@ def test_spec_declares_accept_language_on_every_operation():
 
 
 def test_spec_declares_content_language_and_vary_on_answers():
-    assert SPEC["components"]["headers"]["Content-Language"]["schema"]["enum"] == ["en", "zh-TW"]
+    assert SPEC["components"]["headers"]["Content-Language"]["schema"]["enum"] == list(messages.LANGUAGES) == ["en", "zh-TW", "zh-CN"]
     for path, item in SPEC["paths"].items():
         for method, op in item.items():
             for status, response in op["responses"].items():

@@ -1,27 +1,32 @@
 """The answer's language: ``Accept-Language`` negotiation and the human text of every answer.
 
-Two languages: ``en`` (the default) and ``zh-TW``. Only human text follows the language (a hand's ``label``,
-a violation's or an error's ``message``, a problem's ``title`` and ``detail``, a Big Two factor's
-``reason``, a deck's ``description``); codes, cards, field names and enum values never do. Every answer
-says ``Content-Language`` (the language its text is in) and ``Vary: Accept-Language``.
+Three languages: ``en`` (the default), ``zh-TW`` (Traditional Chinese, the rule books' own) and ``zh-CN``
+(Simplified Chinese, mainland words). Only human text follows the language (a hand's ``label``, a
+violation's or an error's ``message``, a problem's ``title`` and ``detail``, a Big Two factor's ``reason``,
+a deck's ``description``); codes, cards, field names and enum values never do. Every answer says
+``Content-Language`` (the language its text is in) and ``Vary: Accept-Language``.
 
-Negotiation (RFC 9110 section 12.5.4), in ``negotiate``:
+Negotiation (RFC 9110 section 12.5.4), in ``negotiate``; which range names which language is one table,
+``PRIMARY`` and ``CHINESE``:
 
 * each range's ``q`` (default 1) is honoured; ``q=0`` excludes; an entry with an unreadable range or ``q``
   is skipped, never an error;
 * ``en`` and every ``en-*`` range choose English;
-* ``zh``, ``zh-TW``, ``zh-HK``, ``zh-MO``, ``zh-Hant`` and ``zh-Hant-*`` (and any other ``zh-*`` range) choose
-  ``zh-TW``; ``zh-CN``, ``zh-SG``, ``zh-MY``, ``zh-Hans`` and ``zh-Hans-*`` also choose ``zh-TW``, the only
-  Chinese the service has, but as a weaker match: a Traditional Chinese range of the same header decides
-  Chinese's ``q`` (``zh-TW;q=0, zh-CN`` is English), and an ``en`` range with a higher ``q`` wins;
-* ``*`` gives its ``q`` to whichever of the two no other range names;
-* the higher ``q`` wins; on equal ``q`` the range written first wins (``*`` counts as English);
-  no header, nothing acceptable or nothing known: English.
+* ``zh-TW``, ``zh-HK``, ``zh-MO``, ``zh-Hant`` and ``zh-Hant-*`` choose ``zh-TW``; ``zh-CN``, ``zh-SG``,
+  ``zh-MY``, ``zh-Hans`` and ``zh-Hans-*`` choose ``zh-CN`` (a script subtag decides before a region:
+  ``zh-Hans-TW`` is ``zh-CN``); ``zh`` alone and any other ``zh-*`` range choose ``zh-TW``, the rule books'
+  script, and name ``zh-CN`` as a weaker match (``zh-TW;q=0, zh`` is ``zh-CN``);
+* the most specific range naming a language decides its ``q`` (``zh;q=0, zh-TW`` is ``zh-TW``);
+* ``*`` gives its ``q`` to whichever language no other range names;
+* the higher ``q`` wins; on equal ``q`` the range written first wins, then the order of
+  ``messages.LANGUAGES`` (``*`` and ``zh`` count as English and zh-TW); no header, nothing acceptable or
+  nothing known: English.
 
-The texts themselves are the rules core's catalog (``service/rules/messages.py``); the rules core gives
-each violation and input problem its ``code`` and ``params`` and its English ``message``, and this module
-renders the same entry in the negotiated language. Marshmallow's messages, werkzeug's descriptions and the
-JSON decoder's messages arrive as English strings and are recognised by their catalog templates.
+The texts themselves are the rules core's catalog (``service/rules/messages.py``, zh-CN from its data file);
+the rules core gives each violation and input problem its ``code`` and ``params`` and its English
+``message``, and this module renders the same entry in the negotiated language. Marshmallow's messages,
+werkzeug's descriptions and the JSON decoder's messages arrive as English strings and are recognised by
+their catalog templates.
 """
 from __future__ import annotations
 
@@ -36,7 +41,7 @@ from service.rules import messages
 from service.rules.errors import InputProblem, Violation
 from service.rules.games import GAMES
 from service.rules.hand_value import HandValue
-from service.rules.messages import EN, ZH_TW
+from service.rules.messages import EN, ZH_CN, ZH_TW
 
 LANGUAGE_KEY = "card_rules.language"  # WSGI environ key: the negotiated language, once per request
 HEADER_LIMIT = 4096  # an Accept-Language longer than this is read up to here (no real one comes close)
@@ -52,8 +57,15 @@ metrics): their successful answers say ``Content-Language: en``."""
 
 _RANGE = re.compile(r"\*|[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
 _QVALUE = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")
-_TRADITIONAL = frozenset({"hant", "tw", "hk", "mo"})
-_SIMPLIFIED = frozenset({"hans", "cn", "sg", "my"})
+
+PRIMARY = {"en": EN, "zh": ZH_TW}
+"""A range's primary subtag -> the language it chooses (``zh`` alone: the rule books' Traditional Chinese)."""
+CHINESE = {
+    "hant": ZH_TW, "tw": ZH_TW, "hk": ZH_TW, "mo": ZH_TW,
+    "hans": ZH_CN, "cn": ZH_CN, "sg": ZH_CN, "my": ZH_CN,
+}  # fmt: skip
+"""A ``zh-*`` range's script or region subtag -> the Chinese it chooses; a script subtag decides first."""
+_SCRIPTS = frozenset({"hant", "hans"})
 _WILDCARD, _APPROXIMATE, _PROPER = 0, 1, 2  # how closely a range names one of our languages
 
 
@@ -61,15 +73,19 @@ def _targets(language_range: str) -> list[tuple[str, int]]:
     """Which of our languages a range names, and how closely (RFC 9110: the most specific range decides)."""
     subtags = language_range.lower().split("-")
     if subtags == ["*"]:
-        return [(EN, _WILDCARD), (ZH_TW, _WILDCARD)]
+        return [(language, _WILDCARD) for language in messages.LANGUAGES]
     primary, rest = subtags[0], subtags[1:]
-    if primary == "en":
-        return [(EN, _PROPER + len(rest))]
-    if primary == "zh":
-        script = next((t for t in rest if t in ("hant", "hans")), None)
-        simplified = script == "hans" or (script is None and any(t in _SIMPLIFIED for t in rest))
-        return [(ZH_TW, _APPROXIMATE if simplified else _PROPER + len(rest))]
-    return []
+    language = PRIMARY.get(primary)
+    if language is None:
+        return []
+    closeness = _PROPER + len(rest)
+    if primary != "zh":
+        return [(language, closeness)]
+    named = [CHINESE[t] for t in rest if t in _SCRIPTS] or [CHINESE[t] for t in rest if t in CHINESE]
+    if named:
+        return [(named[0], closeness)]
+    # zh, or zh with subtags we do not know: the rule books' Chinese, and the other Chinese as a weaker match
+    return [(language, closeness), *((other, _APPROXIMATE) for other in (ZH_TW, ZH_CN) if other != language)]
 
 
 def parse_accept_language(header: str) -> list[tuple[str, float]]:
@@ -92,7 +108,7 @@ def parse_accept_language(header: str) -> list[tuple[str, float]]:
 
 @lru_cache(maxsize=1024)
 def negotiate(header: str | None) -> str:
-    """``en`` or ``zh-TW`` for an ``Accept-Language`` value (see the module's docstring)."""
+    """One of ``messages.LANGUAGES`` for an ``Accept-Language`` value (see the module's docstring)."""
     if not header:
         return EN
     best: dict[str, tuple[int, float, int]] = {}  # language -> (closeness, q, position)
@@ -164,7 +180,7 @@ def label(hand: HandValue, game: str | None = None, lang: str | None = None) -> 
         return hand.label
     game = game or domain()
     key = _LABEL_KEYS.get(game, {}).get(hand.label)
-    return hand.label if key is None else messages.CATALOG[game][key].in_(lang)
+    return hand.label if key is None else messages.text(game, key, lang)
 
 
 def violation_message(v: Violation, game: str | None = None) -> str:

@@ -1,4 +1,5 @@
-"""Every human text the service answers, in English (``en``) and Traditional Chinese (``zh-TW``).
+"""Every human text the service answers: English (``en``), Traditional Chinese (``zh-TW``) and Simplified
+Chinese (``zh-CN``).
 
 Pure data and formatting, no web imports: the rules core builds each ``Violation``/``InputProblem`` with a
 machine ``code`` and named ``params`` and keeps ``message`` = the English rendering (so the core stays a
@@ -22,34 +23,53 @@ Templates use ``{name}`` placeholders; ``{name:label}``, ``{name:term}`` and ``{
 decoder message. Some English templates show a code raw where the Chinese one names it
 (``the {row} row`` / ``{row:term}``): the English wording is the service's established text.
 
+Languages are keyed by tag. English and Traditional Chinese are written here, side by side, as ``Text(en,
+zh_tw)`` (the rule books are Traditional). Every other language is an addition: a data file beside this
+module, ``messages.<tag>.json``, keyed by domain and key (``ADDED``). ``messages.zh-CN.json`` is generated
+from the zh-TW templates by ``scripts/build-zh-cn`` (``make zh-cn``: OpenCC's Taiwan-to-mainland conversion,
+then the reviewed term table ``scripts/zh-cn-terms.toml``), so a new entry here needs no Simplified Chinese by
+hand; the tests fail, saying to run ``make zh-cn``, while an entry lacks it. At run time a missing added text
+falls back to ``FALLBACK_LANGUAGE`` (zh-CN to zh-TW), never to an error.
+
 The Chinese words are each rule book's own: OFC 頭道/中道/尾道, 爆牌, 獎分, 范特西; Joker Thirteen
 頭墩/中墩/尾墩, 相公, 正五枚, 鬼五枚, 對子同花, 鬼三條, 烏龍; Big Two 單張/對子/順子/葫蘆/鐵支/同花順,
 一條龍/一條青龍, 怪物, 起牌/跟牌, PASS, 大滿貫, 梅花 3 收尾, 老二收尾, 怪物收尾, 老二未出, 怪物未出.
 """
 from __future__ import annotations
 
+import json
 import re
 import string
 from collections.abc import Iterable, Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 EN = "en"
 ZH_TW = "zh-TW"
-LANGUAGES = (EN, ZH_TW)
+ZH_CN = "zh-CN"
+LANGUAGES = (EN, ZH_TW, ZH_CN)
+"""Every language the service answers in; the first is the default, and on a tie in negotiation the earlier wins."""
 DEFAULT_LANGUAGE = EN
+FALLBACK_LANGUAGE = {ZH_CN: ZH_TW}
+"""Where an added language's look-up goes when its data file lacks an entry (a test keeps that from happening)."""
 
 CASE = "case"  # the parameter that selects among a code's texts; never shown
 
 
 class Text(NamedTuple):
-    """One entry: the English and the Traditional Chinese template."""
+    """One entry: the English and the Traditional Chinese template (other languages: ``ADDED``)."""
 
     en: str
     zh_tw: str
 
     def in_(self, language: str) -> str:
-        return self.zh_tw if language == ZH_TW else self.en
+        """The template in ``en`` or ``zh-TW``; the entry alone cannot say an added language's (``text`` can)."""
+        if language == ZH_TW:
+            return self.zh_tw
+        if language == EN:
+            return self.en
+        raise KeyError(f"{language!r} is not written in the Text pairs: use messages.text()")
 
 
 T = Text
@@ -661,9 +681,34 @@ PATTERN_DOMAINS = ("schema", "json", "http")
 """Domains whose texts also arrive as plain English strings (from marshmallow, the JSON decoder, werkzeug,
 other modules of the HTTP layer) and are recognised by ``match``."""
 
-LIST_SEPARATOR = {EN: ", ", ZH_TW: "、"}
-MESSAGE_SEPARATOR = {EN: "; ", ZH_TW: "；"}
+LIST_SEPARATOR = {EN: ", ", ZH_TW: "、", ZH_CN: "、"}
+MESSAGE_SEPARATOR = {EN: "; ", ZH_TW: "；", ZH_CN: "；"}
 REFERENCES = ("label", "term", "reason")
+
+
+# --- added languages: data files keyed by language tag, domain and key ---------------------------------
+
+ADDED_DIR = Path(__file__).resolve().parent
+
+
+def added_path(language: str) -> Path:
+    """The data file of an added language: ``messages.<tag>.json`` beside this module."""
+    return ADDED_DIR / f"messages.{language}.json"
+
+
+def load_added(language: str) -> dict[str, dict[str, str]]:
+    """An added language's templates, ``{domain: {key: template}}``. The file keeps, per entry, the zh-TW
+    template it was made from (``scripts/build-zh-cn`` and the tests read that); the service reads only the
+    language's own text. No file (before its first ``make zh-cn``): no texts, so every one falls back."""
+    path = added_path(language)
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {domain: {key: entry[language] for key, entry in texts.items()} for domain, texts in data["texts"].items()}
+
+
+ADDED: dict[str, dict[str, dict[str, str]]] = {language: load_added(language) for language in FALLBACK_LANGUAGE}
+"""Languages that are data, not ``Text`` fields: language -> domain -> key -> template."""
 
 
 # --- rendering ---------------------------------------------------------------------------------------
@@ -686,10 +731,18 @@ def lookup(domain: str, key: str) -> Text | None:
 
 def text(domain: str, key: str, language: str = EN) -> str:
     """The bare template of an entry (``KeyError`` when there is none): for fixed texts like labels."""
-    entry = lookup(domain, key)
-    if entry is None:
-        raise KeyError(f"no text {key!r} in {domain!r}")
-    return entry.in_(language)
+    for name in (domain, *FALLBACK.get(domain, ())):
+        entry = CATALOG.get(name, {}).get(key)
+        if entry is not None:
+            return _template(name, key, entry, language)
+    raise KeyError(f"no text {key!r} in {domain!r}")
+
+
+def _template(domain: str, key: str, entry: Text, language: str) -> str:
+    if language in (EN, ZH_TW):
+        return entry.in_(language)
+    added = ADDED[language].get(domain, {}).get(key)
+    return added if added is not None else _template(domain, key, entry, FALLBACK_LANGUAGE[language])
 
 
 class _Formatter(string.Formatter):
@@ -776,7 +829,7 @@ def translate(english: str, language: str, domains: Iterable[str] = PATTERN_DOMA
     if found is None:
         return english
     domain, key, params = found
-    template = CATALOG[domain][key].in_(language)
+    template = text(domain, key, language)
     return _Formatter(domain, language).vformat(template, (), params)
 
 

@@ -4,16 +4,24 @@ documented 422 for schema-valid data is accepted as the answer to positive data 
 own tests in each game's test_api module). ``make fuzz`` runs the long version against gunicorn.
 
 One pytest item per (operation, mode), each with its own id: ``schema.parametrize()`` gives every item
-the same node id, and pytest-xdist, scheduling by node id, would then run only one of them."""
+the same node id, and pytest-xdist, scheduling by node id, would then run only one of them.
+
+Every language is fuzzed: each case is sent with the ``Accept-Language`` schemathesis generated or with one
+of ``LANGUAGE_HEADERS`` (each of ``messages.LANGUAGES`` and ranges that choose it), and its
+``Content-Language`` must be the negotiated language (English for the contract, the docs and the metrics)."""
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.config import SchemathesisConfig
 
-from service.api import create_app
+from service.api import create_app, i18n
+from service.rules import messages
 
 pytestmark = pytest.mark.xdist_group("schemathesis")
 
@@ -26,6 +34,15 @@ schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app({"TESTING": 
 OPERATIONS = {result.ok().label: result.ok() for result in schema.get_all_operations()}
 CASES = [(label, mode) for label, operation in OPERATIONS.items()
          for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE) if mode is GenerationMode.POSITIVE or operation.body]  # fmt: skip
+LANGUAGE_HEADERS = [None, *messages.LANGUAGES, "zh-Hans-SG", "zh-HK, en;q=0.5", "en;q=0.2, zh-SG;q=0.9"]
+"""None keeps the header schemathesis generated; the others name each language."""
+ENGLISH_ONLY = ("/openapi.yaml", "/openapi.json", "/docs", "/metrics")  # their 2xx content is the contract's English
+
+
+def header(headers: dict[str, Any], name: str) -> str:
+    """One header of a schemathesis response (its names are lower case, its values lists)."""
+    value = {k.lower(): v for k, v in headers.items()}[name.lower()]
+    return value[0] if isinstance(value, list) else value
 
 
 def test_every_operation_of_the_spec_is_fuzzed():
@@ -40,10 +57,15 @@ def test_every_operation_of_the_spec_is_fuzzed():
 def test_every_operation_conforms_to_the_contract(label, mode):
     operation = OPERATIONS[label]
 
-    @given(case=operation.as_strategy(generation_mode=mode))
+    @given(case=operation.as_strategy(generation_mode=mode), language=st.sampled_from(LANGUAGE_HEADERS))
     @seed(20261129)
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-    def conforms(case):
-        case.call_and_validate()
+    def conforms(case, language):
+        if language is not None:
+            case.headers = {**(case.headers or {}), "Accept-Language": language}
+        response = case.call_and_validate()
+        asked = (case.headers or {}).get("Accept-Language")
+        expected = "en" if response.status_code < 400 and operation.path.startswith(ENGLISH_ONLY) else i18n.negotiate(asked)
+        assert header(response.headers, "Content-Language") == expected, (asked, response.status_code)
 
     conforms()
