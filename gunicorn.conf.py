@@ -45,6 +45,14 @@ workers = _env_int("WEB_CONCURRENCY", _cores())
 # within the noise; 4 lets one thread parse or write while another computes, and keeps what a killed
 # worker takes down small. Run as the subclass in service/gunicorn_worker.py, which restores what sync
 # does better: a request running past `timeout` is cut off, and SIGTERM refuses new connections at once.
+#
+# Hostile clients (issue 10, bench/attack.py, figures in bench/README.md): gunicorn's gthread reads a
+# request on a thread, blocking, with no deadline for the headers or the body, so 500 partial-header, 500
+# idle or 50 slow-body connections held open took the normal workload to 0 req/s and /healthz to its 5 s
+# probe time-out. The worker below reads every request whole in its main loop, without blocking, under
+# header and body deadlines, before a thread sees it: the same attacks leave the workload and /healthz
+# as they were, at the same normal-load throughput, with no new dependency and no second process in the
+# unit (a buffering nginx in front would also have to be in the image, compose and Kubernetes).
 worker_class = "service.gunicorn_worker.ThreadWorker"
 threads = _env_int("GUNICORN_THREADS", 4)
 # Connections the kernel holds until a worker accepts them. gunicorn's default (2048) lets thousands of
@@ -121,8 +129,9 @@ def child_exit(server, worker):
     moved into the archive files, so that recycled workers do not pile up files for /metrics to read."""
     from prometheus_client import multiprocess
 
-    from service.api.observability import archive_dead_worker
+    from service.api.observability import WORKER_EXITS, archive_dead_worker
 
+    WORKER_EXITS.inc()
     try:
         multiprocess.mark_process_dead(worker.pid)
         archive_dead_worker(worker.pid, os.environ["PROMETHEUS_MULTIPROC_DIR"])
@@ -150,8 +159,10 @@ def pre_request(worker, req):
 
 # --- answers gunicorn gives itself -------------------------------------------------------------------
 # No product name or version in the Server header (gunicorn sends "gunicorn"), and gunicorn's own
-# rejections (414 request line too long, 431 headers too large, 400 malformed HTTP) as problem+json
-# like every other failure of the service, instead of an HTML page.
+# refusals (400 malformed HTTP, 403, 414 request line too long, 417, 431 headers too large, 500 on its
+# own configuration problem, 501 unsupported transfer coding) as problem+json with the headers of every
+# answer of the service (X-Request-ID, Content-Language, Vary, nosniff, no-store) and a reason phrase
+# that matches the status (gunicorn sends "501 Bad Request"), counted in /metrics.
 
 SERVER_HEADER = "card-rules"
 
@@ -165,16 +176,12 @@ def _neutral_server_header():
 def _problem_json_errors():
     from gunicorn import util
 
+    from service.api.observability import CONNECTIONS_CLOSED
+    from service.gunicorn_worker import problem_bytes
+
     def write_error(sock, status_int, reason, mesg):
-        body = json.dumps({
-            "type": "about:blank", "title": reason, "status": status_int, "detail": str(mesg)[:200], "errors": [],
-        }).encode()  # fmt: skip
-        head = (
-            f"HTTP/1.1 {status_int} {reason}\r\nServer: {SERVER_HEADER}\r\nConnection: close\r\n"
-            "Content-Type: application/problem+json\r\nX-Content-Type-Options: nosniff\r\n"
-            f"Cache-Control: no-store\r\nContent-Length: {len(body)}\r\n\r\n"
-        )
-        util.write_nonblock(sock, head.encode("latin-1") + body)
+        CONNECTIONS_CLOSED.labels("malformed").inc()
+        util.write_nonblock(sock, problem_bytes(status_int, str(mesg)))
 
     util.write_error = write_error
 

@@ -1,15 +1,35 @@
 """The gunicorn worker the service runs on: gunicorn's threaded worker (``gthread``: keep-alive
-connections, a few threads per process) with two production fixes. ``gunicorn.conf.py`` names it.
+connections, a few threads per process) with three production fixes. ``gunicorn.conf.py`` names it.
 
-1. A request that cannot be answered in time is cut off. gunicorn's ``timeout`` kills a worker that has
-   stopped telling the master it is alive; the ``sync`` worker stops while it serves a request, so a
-   request running past ``timeout`` dies with its worker. The threaded worker's main loop tells the
-   master it is alive whatever its threads are doing, so a stuck request would run on forever. Here the
-   heartbeat never gets ahead of the oldest request still in the application: once one has run for
-   ``timeout`` seconds the master kills the worker (SIGABRT, then SIGKILL) and starts a new one, as with
-   ``sync``. The clients of that worker's requests in flight see their connections close unanswered.
+1. A request is read whole before a thread sees it, under deadlines. gunicorn's threaded worker hands a
+   new connection to a thread, which waits up to 5 s for a first byte and then reads the headers and the
+   body on a blocking socket with no deadline: 4 clients sending half a request hold the 4 threads of a
+   worker, 20 hold a 2-worker service, forever (issue 10). Here the worker's main loop reads every
+   connection without blocking (one ``recv`` per readiness event, into a buffer per connection) until
+   a whole request is there: its head (request line and headers) and, by ``Content-Length`` or the
+   chunked framing, its body. Only then does a thread parse it, from the buffer, and run the app; a
+   thread never waits for a client. A slow or silent client costs one socket and its buffer, nothing
+   else. The deadlines (README, "Production"):
 
-2. SIGTERM refuses new connections at once. On SIGTERM the master closes its copy of the listening
+   * ``keepalive`` (5 s): a connection waiting for a request, new or kept alive, closes after that long
+     without a byte (no answer: nothing was asked);
+   * ``HEADER_TIMEOUT`` (5 s): the head of a request must arrive within that long of its first byte;
+   * ``BODY_TIMEOUT`` (10 s): its body within that long of the end of its head;
+
+   a request that misses either gets a 408 problem+json and its connection closes. A head over
+   ``MAX_HEAD_BYTES`` is a 431 when it gets there; a ``Content-Length`` or a declared chunk over the
+   body limit is handed over at once, before any of the body is read, and the app answers its 413.
+   Every connection closed this way is counted in ``card_rules_connections_closed_total`` (``/metrics``).
+
+2. A request that cannot be answered in time is not answered late. Its time starts when it has arrived
+   (its last byte read). A thread that picks it up after ``timeout`` seconds (queued behind others)
+   answers 503 problem+json with ``Retry-After`` instead of running it. A request still in the
+   application ``timeout`` seconds after it arrived has its worker killed: the heartbeat never gets
+   ahead of the arrival of the oldest request in the application, and the master kills a worker whose
+   heartbeat is ``timeout`` old (SIGABRT, then SIGKILL) and starts a new one. The requests that worker
+   held are logged and counted as lost (``card_rules_requests_lost_total``).
+
+3. SIGTERM refuses new connections at once. On SIGTERM the master closes its copy of the listening
    socket, but every worker holds one too until it exits: meanwhile the kernel keeps completing
    handshakes for connections no one will accept, and resets them when the last worker exits (requests
    sent, never answered). Here a stopping worker closes its copy as soon as it stops accepting, so once
@@ -18,54 +38,454 @@ connections, a few threads per process) with two production fixes. ``gunicorn.co
    its copy are taken and answered first, so that the close resets none of them. What no process can
    prevent: a handshake the kernel completes between the last worker's final accept and its close is reset
    by that close (microseconds; README, "Shutdown and failures").
+
+Also here, because they are about HTTP before the app: gunicorn's own refusals (400, 403, 414, 417, 431,
+500, 501) and this worker's (408, 431, 503) are problem+json with the service's headers
+(``problem_bytes``); a client's ``SCRIPT_NAME`` header is ignored; an HTTP/1.1 request without exactly
+one ``Host`` is a 400 (RFC 9112, section 3.2); an ``HTTP/1.2`` request is answered as ``HTTP/1.1``.
 """
 from __future__ import annotations
 
+import errno
+import json
+import logging
 import os
+import selectors
+import socket
+import sys
 import threading
 import time
+import uuid
+from functools import partial
+from http import HTTPStatus
 from typing import Any
 
+from gunicorn import http
+from gunicorn.http.unreader import Unreader
+from gunicorn.workers.gthread import TConn
 from gunicorn.workers.gthread import ThreadWorker as GunicornThreadWorker
+
+from service.api import observability
+
+
+def _env_seconds(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    return float(value) if value else default
+
+
+HEADER_TIMEOUT = _env_seconds("CARD_RULES_HEADER_TIMEOUT", 5.0)
+BODY_TIMEOUT = _env_seconds("CARD_RULES_BODY_TIMEOUT", 10.0)
+MAX_BODY = int(os.environ.get("CARD_RULES_MAX_BODY_BYTES", "").strip() or 64 * 1024)
+# Request line (2 KiB) and a browser's headers fit many times over; gunicorn's own limits (50 fields of
+# 4 KiB) would let one connection buffer 200 KiB, 1,000 connections 200 MiB.
+MAX_HEAD_BYTES = 32 * 1024
+LINGER = 2.0  # seconds a closing connection is drained of what the client still sends (RFC 9112, 9.6)
+SWEEP_EVERY = 0.1  # seconds between two looks for expired connections
+RECV_BYTES = 64 * 1024
+SWITCH_INTERVAL = float(os.environ.get("CARD_RULES_SWITCH_INTERVAL", "").strip() or 0.0005)
+
+# problem+json for the answers the HTTP layer gives before the app (the app's own: service/api/errors.py)
+SERVER_HEADER = "card-rules"
+PROBLEM_TYPES = {
+    400: "urn:card-rules:problem:malformed-request",
+    403: "urn:card-rules:problem:forbidden",
+    408: "urn:card-rules:problem:request-timeout",
+    413: "urn:card-rules:problem:body-too-large",
+    414: "urn:card-rules:problem:request-line-too-long",
+    417: "urn:card-rules:problem:expectation-failed",
+    431: "urn:card-rules:problem:headers-too-large",
+    500: "urn:card-rules:problem:internal-error",
+    501: "urn:card-rules:problem:not-implemented",
+    503: "urn:card-rules:problem:overloaded",
+}
+DETAILS = {
+    408: "The request did not arrive in time: its headers within {header} s of its first byte, its body"
+         " within {body} s of its headers.",
+    431: "The request's headers are larger than {limit} bytes.",
+    503: "The service was too busy to start this request within {timeout} s of its arrival; retry.",
+}
+
+log = logging.getLogger("service.connections")
+
+
+def problem_bytes(status: int, detail: str, headers: tuple[tuple[str, str], ...] = ()) -> bytes:
+    """A whole HTTP/1.1 answer: problem+json with the headers every answer of the service has (request
+    id, language, nosniff, no-store), closing the connection. English: the request's headers, with its
+    Accept-Language, may not have been read."""
+    body = json.dumps({
+        "type": PROBLEM_TYPES.get(status, "about:blank"), "title": HTTPStatus(status).phrase, "status": status,
+        "detail": detail[:200], "errors": [],
+    }).encode()  # fmt: skip
+    lines = [
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", f"Server: {SERVER_HEADER}", "Connection: close",
+        "Content-Type: application/problem+json", "Content-Language: en", "Vary: Accept-Language",
+        "X-Content-Type-Options: nosniff", "Cache-Control: no-store", f"X-Request-ID: {uuid.uuid4().hex}",
+        *(f"{name}: {value}" for name, value in headers), f"Content-Length: {len(body)}",
+    ]  # fmt: skip
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+
+class _Buffered(Unreader):
+    """The parser's source for one request: the bytes the main loop read, then nothing. A thread never
+    reads the socket; what the request did not use (a pipelined next request) is ``leftover``."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__()
+        self._data: bytes | None = data
+
+    def chunk(self, size_hint: int | None = None) -> bytes:
+        data, self._data = self._data or b"", None
+        return data
+
+    def leftover(self) -> bytes:
+        return self.buf.getvalue() + (self._data or b"")
+
+
+# The stages of a connection in the main loop
+IDLE, HEAD, BODY, CHUNKED, LINGERING = "idle", "head", "body", "chunked", "lingering"
 
 
 class ThreadWorker(GunicornThreadWorker):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._running: dict[int, tuple[float, str]] = {}  # thread id -> (start, "METHOD /path")
+        self._running: dict[int, tuple[float, str]] = {}  # thread id -> (arrival, "METHOD /path")
         self._running_lock = threading.Lock()
-        self._overdue_logged = False
+        self._overdue_logged: set[tuple[int, float]] = set()
+        self._waiting: dict[Any, None] = {}  # connections being read (or lingering) by the main loop
+        self._next_sweep = 0.0
+        self._local = threading.local()
+
+    # --- the main loop: reading requests whole ----------------------------------------------------
+
+    def init_process(self) -> None:
+        # The main loop needs the GIL for every socket event, and a thread computing an answer keeps it
+        # for up to the switch interval (5 ms by default) each time the main loop asks: with four busy
+        # threads the loop, and every request waiting on it, crawls. 0.5 ms hands it over sooner.
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        super().init_process()
+
+    def accept(self, listener: Any) -> None:
+        try:
+            client, address = listener.accept()
+        except OSError as error:
+            if error.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                raise
+            return
+        self.nr_conns += 1
+        conn = TConn(self.cfg, client, address, listener.getsockname())  # non-blocking
+        conn.initialized = True  # no TLS, no HTTP/2: the parser is ours (``handle``)
+        self._wait_for_request(conn, b"")
+
+    def _wait_for_request(self, conn: Any, data: bytes) -> None:
+        """Read ``conn``'s next request, starting with ``data`` (pipelined bytes already read)."""
+        conn.front = bytearray(data)
+        conn.head_end = -1
+        conn.need = 0
+        conn.oversized = False
+        conn.continued = False
+        conn.expect_continue = False
+        now = time.monotonic()
+        conn.stage, conn.deadline = IDLE, now + (self.cfg.keepalive if self.alive else LINGER)
+        conn.sock.setblocking(False)
+        self._watch(conn)
+        if data:
+            conn.stage, conn.deadline = HEAD, now + HEADER_TIMEOUT
+            self._advance(conn)
+
+    def _watch(self, conn: Any) -> None:
+        if conn not in self._waiting:
+            self._waiting[conn] = None
+            self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._on_readable, conn))
+
+    def _on_readable(self, conn: Any, _sock: Any) -> None:
+        try:
+            data = conn.sock.recv(RECV_BYTES)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if conn.stage == LINGERING:
+            if not data:
+                self._close(conn)
+            return
+        if not data:  # the client closed (or reset) without finishing a request: nothing to answer
+            if conn.stage != IDLE:
+                observability.CONNECTIONS_CLOSED.labels("incomplete").inc()
+            self._close(conn)
+            return
+        conn.front += data
+        if conn.stage == IDLE:
+            conn.stage, conn.deadline = HEAD, time.monotonic() + HEADER_TIMEOUT
+        self._advance(conn)
+
+    def _advance(self, conn: Any) -> bool:
+        """Look at what ``conn`` has sent: hand it to a thread when a whole request is there, refuse it,
+        or wait for more. True when it is no longer being read."""
+        front = conn.front
+        if conn.stage == HEAD:
+            end = front.find(b"\r\n\r\n", max(0, conn.head_end))
+            if end < 0:
+                if len(front) > MAX_HEAD_BYTES:
+                    return self._refuse(conn, 431, DETAILS[431].format(limit=MAX_HEAD_BYTES), "head_too_large")
+                conn.head_end = max(0, len(front) - 3)
+                return False
+            conn.head_end = end + 4
+            if conn.head_end > MAX_HEAD_BYTES:
+                return self._refuse(conn, 431, DETAILS[431].format(limit=MAX_HEAD_BYTES), "head_too_large")
+            kind, length, conn.expect_continue = self._body_kind(bytes(front[:end]))
+            if kind == "length" and length > MAX_BODY:  # the app's 413, before any byte of the body
+                conn.oversized = True
+                return self._dispatch(conn)
+            if kind == "length" and length > 0:
+                conn.stage, conn.need = BODY, conn.head_end + length
+                conn.deadline = time.monotonic() + BODY_TIMEOUT
+            elif kind == "chunked":
+                conn.stage, conn.need, conn.body_bytes = CHUNKED, conn.head_end, 0
+                conn.deadline = time.monotonic() + BODY_TIMEOUT
+            else:  # no body, or a framing gunicorn's parser refuses (its 400 or 501): hand it over now
+                return self._dispatch(conn)
+            if conn.expect_continue and len(front) == conn.head_end:
+                self._send(conn, b"HTTP/1.1 100 Continue\r\n\r\n")
+                conn.continued = True
+        if conn.stage == BODY:
+            return self._dispatch(conn) if len(front) >= conn.need else False
+        if conn.stage == CHUNKED:
+            return self._advance_chunks(conn)
+        return False
+
+    def _advance_chunks(self, conn: Any) -> bool:
+        """Follow the chunked framing as far as it has arrived; hand over at its end, or as soon as the
+        declared sizes pass the body limit, or a framing error shows (the parser answers it)."""
+        front, pos = conn.front, conn.need
+        while True:
+            line_end = front.find(b"\r\n", pos)
+            if line_end < 0:
+                if len(front) - pos > 1024:  # a chunk-size line of a kilobyte: not a chunk size
+                    return self._dispatch(conn)
+                conn.need = pos
+                return False
+            size_text = bytes(front[pos:line_end]).split(b";", 1)[0].strip()
+            try:
+                size = int(size_text, 16) if len(size_text) <= 16 else MAX_BODY + 1
+            except ValueError:
+                return self._dispatch(conn)
+            if conn.body_bytes + size > MAX_BODY:
+                conn.oversized = True
+                return self._dispatch(conn)
+            if size == 0:  # the last chunk, then trailers up to an empty line
+                if front[line_end + 2:line_end + 4] == b"\r\n" or front.find(b"\r\n\r\n", line_end) >= 0:
+                    return self._dispatch(conn)
+                conn.need = pos
+                return False
+            chunk_end = line_end + 2 + size + 2
+            if len(front) < chunk_end:
+                conn.need = pos
+                return False
+            conn.body_bytes += size
+            pos = chunk_end
+
+    @staticmethod
+    def _body_kind(head: bytes) -> tuple[str, int, bool]:
+        """("length", n), ("chunked", 0), ("none", 0) or ("bad", 0) from the head's framing headers, and
+        whether it asks for a 100 Continue. gunicorn's parser checks the head properly later."""
+        kind, length, expect = "none", 0, False
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                value = value.strip()
+                if not value.isdigit() or kind != "none":
+                    return "bad", 0, expect
+                kind, length = "length", int(value)
+            elif name == b"transfer-encoding":
+                if kind != "none":
+                    return "bad", 0, expect
+                kind = "chunked" if value.lower().split(b",")[-1].strip() == b"chunked" else "bad"
+            elif name == b"expect":
+                expect = value.strip().lower() == b"100-continue"
+        return kind, length, expect
+
+    def _dispatch(self, conn: Any) -> bool:
+        self._unwatch(conn)
+        conn.arrived = time.monotonic()
+        self.enqueue_req(conn)
+        return True
+
+    def _refuse(self, conn: Any, status: int, detail: str, reason: str) -> bool:
+        """Answer ``status`` from the main loop and close ``conn`` (after a linger)."""
+        observability.CONNECTIONS_CLOSED.labels(reason).inc()
+        log.info("connection closed", extra={"fields": {"status": status, "reason": reason, "pid": os.getpid()}})
+        self._send(conn, problem_bytes(status, detail))
+        if self.alive:
+            self._linger(conn)
+        else:  # stopping: no linger, the worker is about to exit
+            self._close(conn)
+        return True
+
+    @staticmethod
+    def _send(conn: Any, data: bytes) -> None:
+        try:
+            conn.sock.send(data)  # non-blocking; a few hundred bytes fit any socket buffer
+        except OSError:
+            pass
+
+    def _linger(self, conn: Any) -> None:
+        """Half-close, then let the client's remaining bytes drain for ``LINGER`` s before closing, so the
+        answer is not cut by a reset (RFC 9112, 9.6), without a thread or the main loop waiting."""
+        try:
+            conn.sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            self._close(conn)
+            return
+        conn.stage, conn.deadline, conn.front = LINGERING, time.monotonic() + LINGER, bytearray()
+        conn.sock.setblocking(False)
+        self._watch(conn)
+
+    def _unwatch(self, conn: Any) -> None:
+        if self._waiting.pop(conn, 0) is None:
+            try:
+                self.poller.unregister(conn.sock)
+            except (KeyError, ValueError, OSError):
+                pass
+
+    def _close(self, conn: Any) -> None:
+        self._unwatch(conn)
+        self.nr_conns -= 1
+        conn.close()
+
+    def _sweep(self, force: bool = False) -> None:
+        """Close the connections whose deadline has passed (all, with ``force``)."""
+        now = time.monotonic()
+        if not force and now < self._next_sweep:
+            return
+        self._next_sweep = now + SWEEP_EVERY
+        for conn in [c for c in self._waiting if force or c.deadline <= now]:
+            if conn.stage in (HEAD, BODY, CHUNKED) and not force:
+                reason = "header_timeout" if conn.stage == HEAD else "body_timeout"
+                self._refuse(conn, 408, DETAILS[408].format(header=HEADER_TIMEOUT, body=BODY_TIMEOUT), reason)
+            else:
+                if conn.stage == IDLE:
+                    observability.CONNECTIONS_CLOSED.labels("idle_timeout").inc()
+                self._close(conn)
+
+    def wait_for_and_dispatch_events(self, timeout: float) -> None:
+        # stopping: look at the deadlines (capped by ``_cap_keepalive``) often, not once a second
+        super().wait_for_and_dispatch_events(timeout if self.alive else min(timeout, SWEEP_EVERY))
+
+    # gthread's own bookkeeping of waiting connections, replaced by ``_waiting``
+    def murder_keepalived(self, force: bool = False) -> None:
+        self._sweep(force)
+
+    def murder_pending(self) -> None:
+        pass
+
+    def _cap_keepalive(self, deadline: float) -> None:
+        """Stopping: every connection being read closes by ``deadline`` (a request completed before
+        then is still answered, with "Connection: close")."""
+        for conn in self._waiting:
+            conn.deadline = min(conn.deadline, deadline)
+        self._next_sweep = 0.0
+
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        """A thread is done with ``conn`` (main loop): read its next request, or close it."""
+        try:
+            keep = fs.result() if not fs.cancelled() else False
+            if keep:
+                self._wait_for_request(conn, conn.parser.unreader.leftover())
+            else:
+                self._linger(conn)
+        except Exception:  # noqa: BLE001 - whatever went wrong, the connection goes
+            self._close(conn)
+
+    # --- a thread: one request, from the buffer -------------------------------------------------------
+
+    def handle(self, conn: Any) -> Any:
+        req = None
+        try:
+            conn.sock.settimeout(self.cfg.timeout)  # writing the answer: a client that never reads it
+            if conn.parser is None:
+                conn.parser = http.get_parser(self.cfg, [], conn.client)
+            conn.parser.unreader = _Buffered(bytes(conn.front))
+            conn.front = bytearray()
+            req = next(conn.parser)
+            if not req:
+                return False
+            return self._keepalive_after(conn, self.handle_request(req, conn))
+        except (http.errors.NoMoreData, StopIteration):
+            pass
+        except OSError as error:
+            if error.errno not in (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, None):
+                self.log.exception("Socket error processing request.")
+        except Exception as error:  # noqa: BLE001 - gunicorn's answer for a malformed request
+            self.handle_error(req, conn.sock, conn.client, error)
+        return False
 
     def handle_request(self, req: Any, conn: Any) -> Any:
+        arrived = getattr(conn, "arrived", time.monotonic())
+        if time.monotonic() - arrived > self.cfg.timeout:
+            observability.CONNECTIONS_CLOSED.labels("expired").inc()
+            log.warning("request expired in the queue", extra={"fields": {
+                "method": req.method, "path": req.path[:256], "status": 503, "pid": os.getpid()}})  # fmt: skip
+            conn.sock.sendall(problem_bytes(503, DETAILS[503].format(timeout=self.cfg.timeout), (("Retry-After", "1"),)))
+            return False
+        if req.version == (1, 1) and sum(name == "HOST" for name, _ in req.headers) != 1:
+            conn.sock.sendall(problem_bytes(400, "An HTTP/1.1 request has exactly one Host header (RFC 9112, 3.2)."))
+            return False
+        if req.version > (1, 1):  # RFC 9110, 2.5: served as the highest minor version this server speaks
+            req.version = (1, 1)
+        req.headers = [(name, value) for name, value in req.headers if name != "SCRIPT_NAME"]
+        if conn.oversized:
+            req.headers = [(n, v) for n, v in req.headers if n not in ("CONTENT-LENGTH", "TRANSFER-ENCODING")]
+            req.headers.append(("CONTENT-LENGTH", str(MAX_BODY + 1)))  # the app answers 413, reads nothing
+            req.must_close = True
+        if conn.continued:
+            req._expected_100_continue = False  # the main loop has sent it
+        if len(self._waiting) >= self.max_keepalived:
+            req.must_close = True
         thread = threading.get_ident()
         with self._running_lock:
-            self._running[thread] = (time.monotonic(), f"{req.method} {req.path}")
+            self._running[thread] = (arrived, f"{req.method} {req.path[:256]}")
         try:
             return super().handle_request(req, conn)
         finally:
             with self._running_lock:
                 self._running.pop(thread, None)
 
+    # --- the heartbeat: a request past ``timeout`` takes its worker down ----------------------------
+
     def notify(self) -> None:
-        """Heartbeat at the start of the oldest request in the application, or now if none."""
+        """Heartbeat at the arrival of the oldest request in the application, or now if none."""
         now = time.monotonic()
         with self._running_lock:
             oldest = min(self._running.values(), default=None)
+            running = set(self._running.values())
         heartbeat = now
         if oldest is not None:
             heartbeat = min(now, oldest[0])
-            if now - oldest[0] > self.cfg.timeout / 2 and not self._overdue_logged:
-                self._overdue_logged = True
+            if now - oldest[0] > self.cfg.timeout / 2 and oldest not in self._overdue_logged:
+                self._overdue_logged.add(oldest)
                 self.log.error("request %s running for %.1f s; past %s s this worker is replaced",
                                oldest[1], now - oldest[0], self.cfg.timeout)  # fmt: skip
+        self._overdue_logged &= running  # once per request, not once per worker
         os.utime(self.tmp.fileno(), (heartbeat, heartbeat))
 
     def handle_abort(self, sig: int, frame: Any) -> None:
-        """The master's SIGABRT after ``timeout``: exit now. (gunicorn's ``sys.exit`` would wait for the
-        stuck request's thread, until the master's SIGKILL a second later.)"""
+        """The master's SIGABRT after ``timeout``: log and count the requests lost with this worker, then
+        exit now. (gunicorn's ``sys.exit`` would wait for the stuck request's thread, until the master's
+        SIGKILL a second later.)"""
         self.alive = False
+        now = time.monotonic()
+        with self._running_lock:
+            running = list(self._running.values())
+        observability.WORKER_TIMEOUTS.inc()
+        observability.REQUESTS_LOST.inc(len(running))
+        for arrived, label in running:
+            log.error("request lost: its worker was killed after the timeout", extra={"fields": {
+                "request": label, "running_s": round(now - arrived, 3), "pid": os.getpid()}})  # fmt: skip
         self.cfg.worker_abort(self)
         os._exit(1)
+
+    # --- SIGTERM: stop accepting at once ----------------------------------------------------------------
 
     def set_accept_enabled(self, enabled: bool) -> None:
         super().set_accept_enabled(enabled)

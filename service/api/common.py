@@ -15,7 +15,7 @@ from service.api.errors import ApiProblem
 from service.api.limits import check_json_depth, read_body, too_deep
 from service.rules import messages
 from service.rules.cards import Card, card_of_text, parse_card
-from service.rules.errors import CardNotationError, Violation
+from service.rules.errors import CardNotationError, Violation, quoted
 from service.rules.hand_value import HandValue
 
 
@@ -86,24 +86,171 @@ def fast_cards(value: Any, size: int) -> tuple[Card, ...] | None:
         return None
 
 
+# --- arrays over their maxItems: refused before a single item is read ------------------------------------
+# marshmallow deserializes a List's items first and checks its Length after: a 64 KiB body holding a list of
+# 20,000 items cost a second of CPU (and a problem per item) before its 422. Each schema's declared bounds
+# are gathered once into a plan; ``check_list_lengths`` walks the body along it and refuses the first list
+# longer than its maximum with that field's own Length message, in time independent of the list's length.
+
+# A plan entry: ("list", its Length or None, the entry of its items or None) or ("object", {data key: entry}).
+Plan = dict[str, Any]
+
+
+def _most(length: validate.Length) -> int | None:
+    return length.equal if length.equal is not None else length.max
+
+
+def _field_plan(field: fields.Field) -> tuple[Any, ...] | None:
+    if isinstance(field, fields.List):
+        lengths = [v for v in field.validators if isinstance(v, validate.Length) and _most(v) is not None]
+        return "list", (lengths[0] if lengths else None), _field_plan(field.inner)
+    if isinstance(field, fields.Nested) and isinstance(field.schema, Schema):
+        return "object", length_plan(field.schema)
+    return None
+
+
+def length_plan(schema: Schema) -> Plan:
+    plan = getattr(schema, "_length_plan", None)
+    if plan is None:
+        plan = {}
+        for name, field in schema.fields.items():
+            entry = _field_plan(field)
+            if entry is not None:
+                plan[field.data_key or name] = entry
+        schema._length_plan = plan  # type: ignore[attr-defined]
+    return plan
+
+
+def _check(value: Any, entry: tuple[Any, ...], found: dict[Any, Any], key: Any) -> None:
+    inner: dict[Any, Any] = {}
+    if entry[0] == "list" and type(value) is list:
+        _, length, item = entry
+        if length is not None and len(value) > _most(length):  # type: ignore[operator]
+            try:
+                length(value)  # its own message; it only takes len()
+            except ValidationError as error:
+                found[key] = error.messages
+            return
+        if item is not None:
+            for index, element in enumerate(value):
+                _check(element, item, inner, index)
+    elif entry[0] == "object" and type(value) is dict:
+        for name, child in entry[1].items():
+            if name in value:
+                _check(value[name], child, inner, name)
+    if inner:
+        found[key] = inner
+
+
+def _pruned(value: Any, entry: tuple[Any, ...]) -> Any:
+    """``value`` with every list beyond its maximum cut to that maximum (a copy along the plan only)."""
+    if entry[0] == "list" and type(value) is list:
+        _, length, item = entry
+        if length is not None and len(value) > _most(length):  # type: ignore[operator]
+            value = value[:_most(length)]
+        return value if item is None else [_pruned(element, item) for element in value]
+    if entry[0] == "object" and type(value) is dict:
+        plan = entry[1]
+        return {name: _pruned(child, plan[name]) if name in plan else child for name, child in value.items()}
+    return value
+
+
+def _merged(first: Any, second: Any) -> Any:
+    if not (isinstance(first, dict) and isinstance(second, dict)):
+        return second
+    merged = dict(first)
+    for key, value in second.items():
+        merged[key] = _merged(merged[key], value) if key in merged else value
+    if all(type(key) is int for key in merged):
+        merged = dict(sorted(merged.items()))
+    return merged
+
+
+def check_list_lengths(schema: Schema, body: Any) -> None:
+    """When ``body`` holds a list longer than ``schema`` allows: a ValidationError naming each such list
+    with its Length message, plus whatever else the schema finds in the body with those lists cut to
+    their maximum. The items beyond a maximum are never read."""
+    if type(body) is not dict:
+        return
+    found: dict[Any, Any] = {}
+    _check(body, ("object", length_plan(schema)), found, "")
+    if not found:
+        return
+    try:
+        schema.load(_pruned(body, ("object", length_plan(schema))))
+        messages_found: Any = {}
+    except ValidationError as error:
+        messages_found = error.messages
+    raise ValidationError(_merged(messages_found, found[""]))
+
+
+# --- JSON as RFC 8259 defines it, nothing more (docs/rulings.md, "Parsing") ----------------------------
+
+
+class _NotJson(ValueError):
+    """A JSON text this service refuses although Python's decoder would take it (400)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _NotJson(messages.render("http", "detail.duplicate_key", {"key": quoted(key)}))
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJson(messages.render("http", "detail.not_a_number", {"constant": name}))
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # C speed throughout: no hook per object
+MANY_OBJECTS = 64  # more objects than this in a body: its lists' lengths are checked before its keys
+
+
+def decode_json(raw: bytes, unique_keys: bool = True) -> Any:
+    """The JSON value of ``raw``: 400 unless it is UTF-8 JSON text without ``NaN`` or ``Infinity``, a
+    number too long to read or (``unique_keys``) a repeated key; 422 when nested too deep to decode."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiProblem(400, messages.text("http", "detail.not_utf8")) from None
+    if text.startswith("\ufeff") or "\x00" in text[:4]:  # a byte order mark, or UTF-16/32 seen as UTF-8
+        raise ApiProblem(400, messages.text("http", "detail.not_utf8"))
+    try:
+        return (_DECODER if unique_keys else _PLAIN_DECODER).decode(text)
+    except _NotJson as error:
+        raise ApiProblem(400, str(error)) from None
+    except json.JSONDecodeError as error:
+        raise ApiProblem(400, f"The body is not valid JSON: {error}") from None
+    except ValueError:  # the only other: an integer beyond Python's digit limit for int()
+        raise ApiProblem(400, messages.text("http", "detail.number_too_long")) from None
+    except RecursionError:
+        raise too_deep() from None
+
+
 def load_body(schema: Schema) -> Any:
     """The request's JSON body loaded by ``schema``: 415 when not JSON, 400 when unparseable,
     422 when nested too deep (``limits``) or (via the error handler) when it does not match."""
     req = request._get_current_object()  # one proxy look-up for the reads below (Flask's documented way)
-    if req.environ.get("CONTENT_TYPE") != "application/json" and not req.is_json:  # the usual header, or parse it
-        raise ApiProblem(415, messages.text("http", "detail.not_json"))
+    if req.environ.get("CONTENT_TYPE") != "application/json":  # the usual header, or parse it
+        if not req.is_json:
+            raise ApiProblem(415, messages.text("http", "detail.not_json"))
+        if req.mimetype_params.get("charset", "utf-8").lower() not in ("utf-8", "utf8"):  # docs/rulings.md
+            raise ApiProblem(415, messages.text("http", "detail.charset"))
     raw = read_body(req)
-    try:
-        body = json.loads(raw)
-    except ValueError as error:
-        raise ApiProblem(400, f"The body is not valid JSON: {error}") from None
-    except RecursionError:
-        raise too_deep() from None
+    if raw.count(b"{") <= MANY_OBJECTS:
+        body = decode_json(raw)
+    else:  # thousands of objects cost a hook call each: first refuse a list beyond its maximum at C speed
+        check_list_lengths(schema, decode_json(raw, unique_keys=False))
+        body = decode_json(raw)
     check_json_depth(raw, body)
     if schema.fast_load is not None:
         loaded = schema.fast_load(body)
         if loaded is not None:
             return loaded
+    check_list_lengths(schema, body)
     return schema.load(body)
 
 
@@ -156,7 +303,8 @@ class StrictBoolean(fields.Boolean):
 
 
 class StrictInteger(fields.Integer):
-    """A JSON integer: no strings, no booleans, no fractions."""
+    """A JSON integer: no strings, no booleans, no fractions. A whole-valued number such as ``10.0`` is
+    that integer, as JSON Schema 2020-12 (OpenAPI 3.1's ``type: integer``) says (docs/rulings.md)."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(strict=True, **kwargs)
@@ -164,6 +312,8 @@ class StrictInteger(fields.Integer):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         if isinstance(value, bool):
             raise self.make_error("invalid", input=value)
+        if type(value) is float and value.is_integer():
+            value = int(value)
         return super()._deserialize(value, attr, data, **kwargs)
 
 

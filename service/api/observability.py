@@ -30,9 +30,10 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
-from flask import Blueprint, Flask, Response, request
+from flask import Blueprint, Flask, Response, current_app, request
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._:+/=~-]{1,128}")
@@ -54,6 +55,17 @@ LATENCY = Histogram(
     ["method", "route", "status"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0),
 )
+# The connection layer (service/gunicorn_worker.py, gunicorn.conf.py): what never reaches the app
+CONNECTIONS_CLOSED = Counter(
+    "card_rules_connections_closed",
+    "Connections the server closed before the app saw a request, or requests it refused unrun, by reason:"
+    " idle_timeout, header_timeout (408), body_timeout (408), head_too_large (431), incomplete (the client"
+    " left mid-request), expired (503: queued past the timeout), malformed (gunicorn's own 4xx/5xx).",
+    ["reason"],
+)  # fmt: skip
+WORKER_TIMEOUTS = Counter("card_rules_worker_timeouts", "Workers killed for a request past the timeout.")
+REQUESTS_LOST = Counter("card_rules_requests_lost", "Requests in the application when their worker was killed.")
+WORKER_EXITS = Counter("card_rules_worker_exits", "Worker processes that exited (timeouts, crashes, recycling); each is replaced.")
 
 
 def request_id_from(environ: dict[str, Any]) -> str:
@@ -240,6 +252,20 @@ def metrics() -> Response:
     return Response(text, content_type=CONTENT_TYPE_PLAIN_0_0_4)
 
 
+def _rule_for_other_methods(error: MethodNotAllowed) -> Any:
+    """The URL rule the request's path matches with a method it allows (for a 405's route label)."""
+    try:
+        adapter = current_app.url_map.bind_to_environ(request.environ)
+        for method in error.valid_methods or ():
+            try:
+                return adapter.match(method=method, return_rule=True)[0]
+            except HTTPException:
+                continue
+    except HTTPException:
+        pass
+    return None
+
+
 def install(app: Flask) -> None:
     """Wrap ``app`` with the middleware, note each request's route template, serve ``/metrics``."""
     configure_logging(app.config["LOG_LEVEL"])
@@ -248,6 +274,8 @@ def install(app: Flask) -> None:
     @app.before_request
     def _note_route() -> None:
         rule = request.url_rule
+        if rule is None and isinstance(request.routing_exception, MethodNotAllowed):
+            rule = _rule_for_other_methods(request.routing_exception)  # a 405 on a real route is that route
         if rule is not None:
             request.environ[ROUTE_KEY] = rule.rule
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from service.rules.cards import DECK, Card, Suit, find_duplicates
 from service.rules import messages
-from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
+from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, quoted, violation
 from service.rules.hand_value import HandValue
 
 SEATS = 4
@@ -406,7 +406,7 @@ class Action:
         try:
             object.__setattr__(self, "type", ActionType(self.type))
         except ValueError:
-            raise InvalidInputError(problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=repr(self.type))) from None
+            raise InvalidInputError(problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=quoted(self.type))) from None
         object.__setattr__(self, "cards", tuple(self.cards))
 
     @classmethod
@@ -660,7 +660,7 @@ def score_game(base: int, last_play: Sequence[Card], grand_slam: bool, losers: S
 
 def _base_problems(base: object) -> list[InputProblem]:
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
-        return [problem(DOMAIN, ("base",), ProblemCode.INVALID_BASE, value=repr(base))]
+        return [problem(DOMAIN, ("base",), ProblemCode.INVALID_BASE, value=quoted(base))]
     return []
 
 
@@ -847,7 +847,7 @@ def _action_problems(actions: Sequence[Action]) -> list[InputProblem]:
     problems: list[InputProblem] = []
     for i, action in enumerate(actions):
         if isinstance(action.seat, bool) or not isinstance(action.seat, int) or not 0 <= action.seat < SEATS:
-            problems.append(problem(DOMAIN, ("actions", i, "seat"), ProblemCode.INVALID_SEAT, value=repr(action.seat)))
+            problems.append(problem(DOMAIN, ("actions", i, "seat"), ProblemCode.INVALID_SEAT, value=quoted(action.seat)))
         problems += _joker_problems([(("actions", i, "cards", j), c) for j, c in enumerate(action.cards)])
     return problems
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum, StrEnum
 from typing import ClassVar
 
-from service.rules.errors import CardNotationError, InputProblem, Path, problem
+from service.rules.errors import CardNotationError, InputProblem, Path, problem, quoted
 
 DOMAIN = "cards"  # the catalog domain of the texts below (service/rules/messages.py)
 
@@ -161,7 +161,7 @@ def parse_card(text: object, *, jokers: bool = False, path: Path = ()) -> Card:
             if jokers:
                 return JOKER
             raise CardNotationError(problem(DOMAIN, path, NotationProblem.JOKER_NOT_ALLOWED))
-    raise CardNotationError(problem(DOMAIN, path, NotationProblem.NOT_A_CARD, text=repr(text)))
+    raise CardNotationError(problem(DOMAIN, path, NotationProblem.NOT_A_CARD, text=quoted(text)))
 
 
 def parse_cards(texts: Iterable[object], *, jokers: bool = False, path: Path = ()) -> list[Card]:

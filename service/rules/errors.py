@@ -11,6 +11,8 @@ Build them with ``problem``/``violation`` so the English message always comes fr
 """
 from __future__ import annotations
 
+import json
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
@@ -63,6 +65,18 @@ class Violation:
     cards: tuple["Card", ...] = field(default=())
     index: int | None = None  # the action's index, for whole-record validation
     params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+QUOTED_MAX = 24  # characters of a client's text kept in a message
+
+
+def quoted(value: Any) -> str:
+    """A client's value as it may appear in a message: JSON-quoted, at most ``QUOTED_MAX`` characters
+    (then an ellipsis), with ``< > &`` escaped, so that no answer or log carries it raw or whole."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > QUOTED_MAX:
+        text = text[:QUOTED_MAX] + "\u2026"
+    return json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def problem(domain: str, path: Path, code: str, **params: Any) -> InputProblem:

@@ -414,6 +414,26 @@ HTTP: dict[str, Text] = {
         "The body is not valid JSON: {message:json}: line {line} column {column} (char {char})",
         "請求內容不是有效的 JSON：{message:json}，在第 {line} 行第 {column} 欄（字元位置 {char}）",
     ),
+    "detail.charset": T(
+        "Send the JSON body as UTF-8: application/json takes no other charset.",
+        "請以 UTF-8 傳送 JSON 請求內容：application/json 不接受其他字元集。",
+    ),
+    "detail.not_utf8": T(
+        "The body is not UTF-8 JSON text (RFC 8259, section 8.1): no other encoding, no byte order mark.",
+        "請求內容不是 UTF-8 的 JSON 文字（RFC 8259 第 8.1 節）：不接受其他編碼，也不接受位元組順序標記。",
+    ),
+    "detail.duplicate_key": T(
+        "The body is not valid JSON for this service: the key {key} appears twice in one object.",
+        "請求內容不是本服務接受的 JSON：同一個物件裡鍵 {key} 出現兩次。",
+    ),
+    "detail.not_a_number": T(
+        "The body is not valid JSON: {constant} is not a JSON number.",
+        "請求內容不是有效的 JSON：{constant} 不是 JSON 的數字。",
+    ),
+    "detail.number_too_long": T(
+        "The body is not valid JSON for this service: a number has more than 4,300 digits.",
+        "請求內容不是本服務接受的 JSON：有一個數字超過 4,300 位。",
+    ),
     "detail.malformed_json/other": T("The body is not valid JSON: {error}", "請求內容不是有效的 JSON：{error}"),
     "detail.chunked_unreadable": T(
         "The chunked request body could not be read to its end.",

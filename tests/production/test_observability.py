@@ -93,4 +93,15 @@ def test_an_odd_method_is_one_label():
 
     client = create_app({"TESTING": True}).test_client()
     client.open("/healthz", method="BREW", buffered=True)
-    assert REQUESTS.labels("OTHER", "unmatched", "405")._value.get() >= 1
+    assert REQUESTS.labels("OTHER", "/healthz", "405")._value.get() >= 1
+
+
+def test_a_405_on_a_real_route_is_labelled_with_that_route():
+    from service.api.observability import REQUESTS
+
+    client = create_app({"TESTING": True}).test_client()
+    before = REQUESTS.labels("GET", "/v1/big-two/plays/classify", "405")._value.get()
+    assert client.get("/v1/big-two/plays/classify", buffered=True).status_code == 405
+    assert REQUESTS.labels("GET", "/v1/big-two/plays/classify", "405")._value.get() == before + 1
+    client.get("/no-such-route", buffered=True)
+    assert REQUESTS.labels("GET", "unmatched", "404")._value.get() >= 1

@@ -1,0 +1,376 @@
+"""Hostile clients against gunicorn with the project's gunicorn.conf.py (issue 10), each row beside an
+unattacked baseline measured in the same run. Run: ``.venv/bin/python bench/attack.py`` (about 4 min;
+``--seconds`` per row, ``--worker-class gthread`` for gunicorn's stock worker: the "before").
+
+Rows: a normal workload (16 client processes, keep-alive, ``POST /v1/ofc-pineapple/hands/score`` with the
+contract's example) and a ``/healthz`` probe (a new connection every 50 ms, 5 s time-out) while each
+attack holds its connections open, reopening each one the server closes:
+
+* partial headers: 500 connections that send ``POST ... HTTP/1.1\\r\\nHost: x\\r\\n`` and then one more
+  header byte a second (slowloris);
+* idle: 500 connections that send nothing;
+* slow body: 50 connections with ``Content-Length: 100``, 17 bytes of body, then a byte a second;
+* all three at once.
+
+Targets (exit status 1 when one is missed): the workload keeps >= 80% of its baseline requests per
+second, ``/healthz`` p99 < 1 s, no worker killed, every attacking connection closed by the server within
+its deadline (+1 s) and a 408 for the partial ones. Then oversized lists: a 64 KiB body holding the
+longest list it can (``players``, ``cards``, ``actions``) answers 422 within 5x of a valid request's
+time, in English and in zh-TW, and 16 clients sending them leave ``/healthz`` p99 under 1 s. Worker
+memory (RSS) after everything is within 20 MiB of its baseline; the peak is what deploy/ sizes from.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import re
+import selectors
+import socket
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
+
+import yaml  # noqa: E402
+
+from bench.common import LOOPBACK, ROOT, Endpoint, GunicornServer, heading, run_load, say, table  # noqa: E402
+
+HEADER_TIMEOUT, BODY_TIMEOUT, KEEPALIVE = 5.0, 10.0, 5.0  # service/gunicorn_worker.py, gunicorn.conf.py
+MAX_BODY = 64 * 1024
+PARTIAL = b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\n"
+SLOW_BODY = (b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 100\r\n\r\n" + b'{"cards": ["3C", ')  # 17 bytes of the 100  # fmt: skip
+ATTACKS = {  # kind: (connections, first bytes, deadline the server must close it by, after the first byte)
+    "partial headers": (500, PARTIAL, HEADER_TIMEOUT),
+    "idle": (500, b"", KEEPALIVE),
+    "slow body": (50, SLOW_BODY, BODY_TIMEOUT),
+}
+
+
+def example(path: str) -> Any:
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    media = spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+    return media["example"] if "example" in media else next(iter(media["examples"].values()))["value"]
+
+
+# --- attackers ---------------------------------------------------------------------------------------
+
+
+def attacker(kind: str, port: int, start_at: float, end_at: float, results: Any) -> None:
+    """One process holding ``ATTACKS[kind]`` connections until ``end_at``, one byte a second each after
+    the first bytes; every connection the server closes is recorded and reopened."""
+    count, first, deadline = ATTACKS[kind]
+    selector = selectors.DefaultSelector()
+    closes: list[float] = []  # seconds from the first byte (the connect, if none) to the server's close
+    answers: dict[str, int] = {}
+    opened = failed = 0
+    state: dict[socket.socket, list[Any]] = {}
+
+    def open_one() -> None:
+        nonlocal opened, failed
+        try:
+            sock = socket.create_connection((LOOPBACK, port), timeout=2)
+            if first:
+                sock.sendall(first)
+        except OSError:
+            failed += 1
+            time.sleep(0.01)
+            return
+        sock.setblocking(False)
+        opened += 1
+        state[sock] = [time.monotonic(), time.monotonic(), b""]
+        selector.register(sock, selectors.EVENT_READ)
+
+    while time.monotonic() < start_at:
+        time.sleep(0.01)
+    for _ in range(count):
+        open_one()
+    while (now := time.monotonic()) < end_at:
+        events = selector.select(timeout=0.1)
+        now = time.monotonic()  # every close of this batch happened by now: reopening comes after
+        for key, _ in events:
+            sock = key.fileobj
+            try:
+                data = sock.recv(4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if data:
+                state[sock][2] += data
+                try:
+                    data = sock.recv(4096)  # the close usually comes with the answer
+                except OSError:
+                    continue
+                if data:
+                    state[sock][2] += data
+                    continue
+            started, _, answer = state.pop(sock)
+            selector.unregister(sock)
+            sock.close()
+            closes.append(now - started)
+            status = answer[9:12].decode() if answer.startswith(b"HTTP/1.1 ") else "none"
+            answers[status] = answers.get(status, 0) + 1
+        if first:  # a byte a second: slowloris, not silence
+            for sock, entry in list(state.items()):
+                if now - entry[1] >= 1.0:
+                    entry[1] = now
+                    try:
+                        sock.send(b"X" if kind == "partial headers" else b" ")
+                    except OSError:
+                        pass
+        while len(state) < count and time.monotonic() < end_at:
+            open_one()
+    for sock in state:
+        sock.close()
+    results.put({"kind": kind, "opened": opened, "failed": failed, "closes": closes, "answers": answers,
+                 "deadline": deadline})  # fmt: skip
+
+
+class Prober(threading.Thread):
+    """GET /healthz on a new connection every 50 ms (a load balancer's probe); a time-out counts 5 s.
+    Also samples the workers' memory every 0.5 s."""
+
+    def __init__(self, server: GunicornServer) -> None:
+        super().__init__(daemon=True)
+        self.server = server
+        self.latencies: list[float] = []
+        self.failures = 0
+        self.peak_rss_kib = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        request = f"GET /healthz HTTP/1.1\r\nHost: {LOOPBACK}\r\nConnection: close\r\n\r\n".encode()
+        next_rss = 0.0
+        while not self.stop.is_set():
+            started = time.monotonic()
+            try:
+                with socket.create_connection((LOOPBACK, self.server.port), timeout=5) as sock:
+                    sock.sendall(request)
+                    data = b""
+                    while chunk := sock.recv(4096):
+                        data += chunk
+                ok = data.startswith(b"HTTP/1.1 200")
+            except OSError:
+                ok = False
+            elapsed = time.monotonic() - started
+            self.latencies.append(elapsed if ok else max(elapsed, 5.0))
+            self.failures += not ok
+            if started >= next_rss:
+                next_rss = started + 0.5
+                self.peak_rss_kib = max([self.peak_rss_kib, *self.server.rss_kib().values()])
+            time.sleep(max(0.0, 0.05 - elapsed))
+
+    def p99_ms(self) -> float:
+        ordered = sorted(self.latencies) or [0.0]
+        return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
+
+
+def worker_kills(server: GunicornServer) -> int:
+    return len(re.findall(r"WORKER TIMEOUT", server.log_text()))
+
+
+def run_row(server: GunicornServer, endpoint: Endpoint, kinds: list[str], seconds: float) -> dict[str, Any]:
+    """The workload and the probe for ``seconds`` while ``kinds`` attack (none: the baseline)."""
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    start_at = time.monotonic() + 0.5
+    # The attack runs 2 s before the workload and as long as the longest deadline after it, so that the
+    # workload sees the attack at full strength and every deadline can pass while the attack still runs.
+    end_at = start_at + seconds + 4.0
+    attackers = [context.Process(target=attacker, args=(k, server.port, start_at, end_at, results), daemon=True) for k in kinds]
+    for process in attackers:
+        process.start()
+    kills_before = worker_kills(server)
+    time.sleep(2.5 if kinds else 0.5)
+    prober = Prober(server)
+    prober.start()
+    load = run_load(server, endpoint, seconds, 16)
+    prober.stop.set()
+    prober.join()
+    attacks = [results.get(timeout=60) for _ in attackers]
+    for process in attackers:
+        process.join(timeout=10)
+    return {"load": load, "prober": prober, "attacks": attacks, "kills": worker_kills(server) - kills_before}
+
+
+def metric(server: GunicornServer, name: str) -> dict[str, float]:
+    time.sleep(1.1)  # /metrics caches its text for 1 s
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(f"GET /metrics HTTP/1.1\r\nHost: {LOOPBACK}\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    found = re.findall(rf'^{name}_total(?:\{{reason="(\w+)"\}})? (\S+)$', data.decode(), re.M)
+    return {reason or "": float(value) for reason, value in found}
+
+
+# --- oversized lists ---------------------------------------------------------------------------------
+
+
+def oversized_bodies() -> dict[str, tuple[str, bytes, bytes]]:
+    """label: (path, a valid request's body, a body of the same path holding as long a list as fits)."""
+
+    def fill(prefix: bytes, item: bytes, suffix: bytes) -> bytes:
+        count = (MAX_BODY - len(prefix) - len(suffix)) // (len(item) + 1)
+        return prefix + b",".join([item] * count) + suffix
+
+    compact = lambda value: json.dumps(value, separators=(",", ":")).encode()  # noqa: E731
+    return {
+        "joker-thirteen rounds/score, players: [{}, ...]": (
+            "/v1/joker-thirteen/rounds/score", compact(example("/v1/joker-thirteen/rounds/score")),
+            fill(b'{"players":[', b"{}", b"]}"),
+        ),
+        "big-two plays/classify, cards: [0, ...]": (
+            "/v1/big-two/plays/classify", compact(example("/v1/big-two/plays/classify")),
+            fill(b'{"cards":[', b"0", b"]}"),
+        ),
+        "big-two games/validate, actions: [{pass}, ...]": (
+            "/v1/big-two/games/validate", compact(example("/v1/big-two/games/validate")),
+            fill(compact({k: v for k, v in example("/v1/big-two/games/validate").items() if k != "actions"})[:-1]
+                 + b',"actions":[', b'{"type":"pass"}', b"]}"),
+        ),
+    }  # fmt: skip
+
+
+def timed_posts(port: int, path: str, body: bytes, language: str, count: int) -> tuple[float, int]:
+    """Median seconds of ``count`` POSTs on one keep-alive connection, and the last status."""
+    request = (f"POST {path} HTTP/1.1\r\nHost: {LOOPBACK}\r\nContent-Type: application/json\r\n"
+               f"Accept-Language: {language}\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body  # fmt: skip
+    times, status = [], 0
+    with socket.create_connection((LOOPBACK, port), timeout=30) as sock:
+        for _ in range(count):
+            started = time.perf_counter()
+            sock.sendall(request)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += sock.recv(65536)
+            head, _, rest = data.partition(b"\r\n\r\n")
+            length = int(re.search(rb"Content-Length: (\d+)", head, re.I).group(1))
+            while len(rest) < length:
+                rest += sock.recv(65536)
+            times.append(time.perf_counter() - started)
+            status = int(head[9:12])
+    return statistics.median(times), status
+
+
+def normal_load(endpoint: Endpoint, rounds: int, seconds: float) -> None:
+    """The unattacked workload on this worker and on gunicorn's stock gthread (how the worker read requests
+    before issue 10), both servers up, in alternating rounds so the machine's drift hits both alike."""
+    with GunicornServer(workers=2) as ours, GunicornServer(workers=2, worker_class="gthread") as stock:
+        heading(f"Normal load: {ours.worker_class} against gthread, {rounds} alternating rounds of {seconds:.0f} s")
+        rows = []
+        for clients in (4, 16):
+            rates: dict[str, list[float]] = {"gthread": [], "ours": []}
+            p99: dict[str, list[float]] = {"gthread": [], "ours": []}
+            cpu: dict[str, list[float]] = {"gthread": [], "ours": []}
+            for _ in range(rounds):
+                for name, server in (("gthread", stock), ("ours", ours)):
+                    result = run_load(server, endpoint, seconds, clients)
+                    rates[name].append(result.per_second)
+                    p99[name].append(result.percentile_ms(99) or 0.0)
+                    cpu[name].append(result.server_cpu_ms_per_request or 0.0)
+            before, after = statistics.median(rates["gthread"]), statistics.median(rates["ours"])
+            cpu_before, cpu_after = statistics.median(cpu["gthread"]), statistics.median(cpu["ours"])
+            rows.append([clients, f"{before:,.0f}", f"{statistics.median(p99['gthread']):.1f}", f"{cpu_before:.3f}",
+                         f"{after:,.0f}", f"{statistics.median(p99['ours']):.1f}", f"{cpu_after:.3f}",
+                         f"{after / before:.0%}", f"{cpu_after / cpu_before:.0%}"])  # fmt: skip
+        say(table(["clients", "gthread req/s", "p99 ms", "server CPU ms/req", "this worker req/s", "p99 ms",
+                   "server CPU ms/req", "req/s ratio", "CPU/req ratio"], rows))  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=10.0, help="workload seconds per row (default 10)")
+    parser.add_argument("--worker-class", default=None, help="gunicorn worker class (default: gunicorn.conf.py's)")
+    parser.add_argument("--normal-load-only", action="store_true", help="only the unattacked comparison with gthread")
+    args = parser.parse_args()
+    endpoint = Endpoint.post_json("hands/score", "/v1/ofc-pineapple/hands/score", example("/v1/ofc-pineapple/hands/score"))
+    if args.worker_class is None:
+        normal_load(endpoint, rounds=4, seconds=5.0)
+    if args.normal_load_only:
+        return 0
+    failures: list[str] = []
+    with GunicornServer(workers=2, worker_class=args.worker_class) as server:
+        heading(f"Attacks: {server.worker_class}, 2 workers, {args.seconds:.0f} s per row, 16 workload clients")
+        run_row(server, endpoint, [], 3.0)  # warm-up
+        rss_baseline = max(server.rss_kib().values())
+        rows = []
+        peak_rss = rss_baseline
+        for kinds in (["partial headers"], ["idle"], ["slow body"], list(ATTACKS)):
+            # each attack right after its own baseline: the machine's load drifts between rows
+            baseline = run_row(server, endpoint, [], args.seconds)
+            row = run_row(server, endpoint, kinds, args.seconds)
+            peak_rss = max(peak_rss, baseline["prober"].peak_rss_kib, row["prober"].peak_rss_kib)
+            base_rate = baseline["load"].per_second
+            load, prober = row["load"], row["prober"]
+            ratio = load.per_second / base_rate if base_rate else 0.0
+            closes = [c for a in row["attacks"] for c in a["closes"]]
+            late = sum(c > a["deadline"] + 1.0 for a in row["attacks"] for c in a["closes"])
+            answers: dict[str, int] = {}
+            for a in row["attacks"]:
+                for status, n in a["answers"].items():
+                    answers[status] = answers.get(status, 0) + n
+            label = " + ".join(kinds)
+            rows.append([label, f"{base_rate:,.0f}", f"{load.per_second:,.0f}", f"{ratio:.0%}",
+                         f"{baseline['prober'].p99_ms():,.0f}", f"{prober.p99_ms():,.0f}", prober.failures,
+                         row["kills"], len(closes), f"{max(closes, default=0):.1f}", late,
+                         ", ".join(f"{s}: {n}" for s, n in sorted(answers.items())) or "-"])  # fmt: skip
+            if ratio < 0.8:
+                failures.append(f"{label}: workload at {ratio:.0%} of its baseline")
+            if prober.p99_ms() >= 1000:
+                failures.append(f"{label}: /healthz p99 {prober.p99_ms():,.0f} ms")
+            if row["kills"]:
+                failures.append(f"{label}: {row['kills']} worker(s) killed")
+            if late or not closes:
+                failures.append(f"{label}: {late} connection(s) closed late, {len(closes)} closed")
+            if "partial headers" in kinds and not answers.get("408"):
+                failures.append(f"{label}: no 408 for partial headers")
+        say(table(["attack", "baseline req/s", "attacked req/s", "of baseline", "baseline /healthz p99 ms",
+                   "attacked /healthz p99 ms", "probes failed", "workers killed", "attack conns closed by server",
+                   "max s to close", "closed late", "answers to attackers"], rows))  # fmt: skip
+        say("closed by the server, by reason (/metrics):", metric(server, "card_rules_connections_closed"))
+
+        heading("Oversized lists (64 KiB bodies) against a valid request, median of 20, one connection")
+        rows = []
+        for label, (path, valid, oversized) in oversized_bodies().items():
+            for language in ("en", "zh-TW"):
+                valid_s, valid_status = timed_posts(server.port, path, valid, language, 20)
+                big_s, big_status = timed_posts(server.port, path, oversized, language, 20)
+                ratio = big_s / valid_s
+                rows.append([label, language, f"{valid_s * 1000:.2f} ({valid_status})",
+                             f"{big_s * 1000:.2f} ({big_status})", f"{ratio:.1f}x"])  # fmt: skip
+                if big_status != 422 or ratio > 5:
+                    failures.append(f"oversized {label} {language}: {big_status} in {ratio:.1f}x a valid request's time")
+        say(table(["body", "language", "valid ms (status)", "oversized ms (status)", "ratio"], rows))
+        path, _, oversized = oversized_bodies()["joker-thirteen rounds/score, players: [{}, ...]"]
+        flood = Endpoint("oversized players", "POST", path, oversized, expect=frozenset({422}))
+        prober = Prober(server)
+        prober.start()
+        load = run_load(server, flood, args.seconds, 16)
+        prober.stop.set()
+        prober.join()
+        peak_rss = max(peak_rss, prober.peak_rss_kib)
+        say(f"16 clients sending oversized players lists: {load.per_second:,.0f} answers/s "
+            f"({dict(load.statuses)}), /healthz p99 {prober.p99_ms():,.0f} ms, {prober.failures} probes failed")
+        if prober.p99_ms() >= 1000:
+            failures.append(f"oversized flood: /healthz p99 {prober.p99_ms():,.0f} ms")
+
+        time.sleep(2.0)
+        rss_after = max(server.rss_kib().values())
+        say(f"worker RSS: baseline {rss_baseline / 1024:.1f} MiB, peak {peak_rss / 1024:.1f} MiB, "
+            f"after the attacks {rss_after / 1024:.1f} MiB")
+        if rss_after - rss_baseline > 20 * 1024:
+            failures.append(f"worker RSS grew by {(rss_after - rss_baseline) / 1024:.1f} MiB")
+    heading("Verdict")
+    say("\n".join(failures) if failures else "every target met")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,257 @@
+"""Issue 10's attacks at a small scale, against gunicorn with the production gunicorn.conf.py (deadlines
+shortened through the environment so the suite stays quick): slow and idle connections cost neither a
+thread nor /healthz, each is closed within its deadline (408 where a request began) and counted;
+oversized declarations are 413 before the body; a request past the timeout leaves no late answer and is
+logged and counted. bench/attack.py runs the same attacks at full scale."""
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+
+import pytest
+
+from bench.common import GunicornServer
+from tests.production.server import LOOPBACK, exchange, get, post_json, read_answer
+
+pytestmark = pytest.mark.xdist_group("production-processes")
+
+DEADLINE = 1.0  # header, body and keep-alive deadlines of the server below, in seconds
+ENV = {"CARD_RULES_HEADER_TIMEOUT": "1", "CARD_RULES_BODY_TIMEOUT": "1", "GUNICORN_KEEPALIVE": "1"}
+PARTIAL = b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\n"
+SLOW_BODY = (b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 100\r\n\r\n" + b'{"cards": ["3C", ')  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def server():
+    with GunicornServer(workers=2, env=ENV) as running:
+        yield running
+
+
+def hold(port: int, count: int, first: bytes) -> list[socket.socket]:
+    socks = []
+    for _ in range(count):
+        sock = socket.create_connection((LOOPBACK, port), timeout=10)
+        if first:
+            sock.sendall(first)
+        socks.append(sock)
+    return socks
+
+
+def healthz_seconds(port: int) -> float:
+    started = time.monotonic()
+    status, _, _ = get(port, "/healthz", timeout=5)
+    assert status == 200
+    return time.monotonic() - started
+
+
+def closed_with(sock: socket.socket) -> tuple[bytes, float]:
+    """Everything the server sends until it closes ``sock``, and when it closed (monotonic)."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data, time.monotonic()
+
+
+def metric(port: int, reason: str) -> float:
+    time.sleep(1.1)  # /metrics keeps its text for 1 s
+    _, _, body = get(port, "/metrics")
+    found = re.search(rb'^card_rules_connections_closed_total\{reason="' + reason.encode() + rb'"\} (\S+)$', body, re.M)
+    return float(found.group(1)) if found else 0.0
+
+
+@pytest.mark.parametrize("first, answer, reason", [
+    (PARTIAL, b"HTTP/1.1 408 Request Timeout", "header_timeout"),
+    (b"", b"", "idle_timeout"),
+    (SLOW_BODY, b"HTTP/1.1 408 Request Timeout", "body_timeout"),
+], ids=["partial-headers", "idle", "slow-body"])  # fmt: skip
+def test_held_connections_cost_no_thread_and_close_at_their_deadline(server, first, answer, reason):
+    before = metric(server.port, reason)
+    workers = server.worker_pids()
+    opened = time.monotonic()
+    socks = hold(server.port, 50, first)  # 50 connections: 6 times the 8 threads of the two workers
+    try:
+        for _ in range(5):
+            assert healthz_seconds(server.port) < 1.0
+        status, _, body = post_json(server.port, "/v1/big-two/plays/classify", {"cards": ["3C"]})
+        assert status == 200 and json.loads(body)["combination"] == "single"
+        for sock in socks:
+            data, closed = closed_with(sock)
+            assert data.startswith(answer) if answer else data == b""
+            assert closed - opened < DEADLINE + 1.5  # the deadline, a sweep and a loaded machine's slack
+    finally:
+        for sock in socks:
+            sock.close()
+    assert server.worker_pids() == workers and "WORKER TIMEOUT" not in server.log_text()
+    assert metric(server.port, reason) >= before + 50
+
+
+def test_a_408_is_problem_json_with_the_services_headers(server):
+    [sock] = hold(server.port, 1, PARTIAL)
+    with sock:
+        status, headers, body = read_answer(sock)
+    assert status == 408 and headers["content-type"] == "application/problem+json"
+    assert headers["x-request-id"] and headers["content-language"] == "en" and headers["vary"] == "Accept-Language"
+    assert b"urn:card-rules:problem:request-timeout" in body
+
+
+def test_a_trickled_head_is_still_cut_at_its_deadline(server):
+    """Slowloris: a byte every 0.3 s keeps every single read short; the deadline is for the whole head."""
+    with socket.create_connection((LOOPBACK, server.port), timeout=10) as sock:
+        sock.sendall(PARTIAL)
+        started = time.monotonic()
+        sock.settimeout(0.3)
+        data = b""
+        while time.monotonic() - started < DEADLINE + 3:
+            try:
+                sock.send(b"X")
+                data += sock.recv(65536)
+                if data:
+                    break
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+        assert data.startswith(b"HTTP/1.1 408") and time.monotonic() - started < DEADLINE + 1.5
+
+
+@pytest.mark.parametrize("framing", [b"Content-Length: 999999999\r\n", b"Transfer-Encoding: chunked\r\n"])
+def test_a_declared_size_over_the_limit_is_413_before_any_body_byte(server, framing):
+    head = (b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + framing + b"\r\n")
+    if b"chunked" in framing:
+        head += b"ffffffffffffffffffff\r\n"  # a chunk size: the body would follow
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(head)  # and not a byte of the body
+        status, headers, _ = read_answer(sock)
+    assert status == 413 and headers["connection"] == "close"
+
+
+def test_keep_alive_and_pipelined_requests_still_work(server):
+    one = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(one + one)  # pipelined
+        data = b""
+        while not (data.count(b"HTTP/1.1 200 OK\r\n") == 2 and data.endswith(b"}")):
+            chunk = sock.recv(65536)
+            assert chunk, data
+            data += chunk
+        assert data.count(b"HTTP/1.1 ") == 2
+        sock.sendall(one[:10])
+        time.sleep(0.2)
+        sock.sendall(one[10:])  # a request in two pieces
+        assert read_answer(sock)[0] == 200
+
+
+def test_expect_100_continue_is_answered_before_the_body(server):
+    body = b'{"cards":["3C"]}'
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Expect: 100-continue\r\nContent-Length: %d\r\n\r\n" % len(body))  # fmt: skip
+        assert sock.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        sock.sendall(body)
+        assert read_answer(sock)[0] == 200
+
+
+def test_a_request_past_the_timeout_gets_no_late_answer_and_is_logged_and_counted(tmp_path):
+    env = {"GUNICORN_TIMEOUT": "2", "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    with GunicornServer(app="tests.production.slow_app:app", workers=1, env=env) as server:
+        started = time.monotonic()
+        with pytest.raises((ConnectionError, OSError)):
+            get(server.port, "/test/sleep/30.0", timeout=15)
+        assert time.monotonic() - started < 2 + 1 + 1  # the timeout, the master's check, slack
+        assert server.wait_for_workers(1) is not None
+        time.sleep(1.1)
+        _, _, body = get(server.port, "/metrics")
+        log = server.log_text()
+    assert re.search(rb"^card_rules_worker_timeouts_total 1\.0$", body, re.M)
+    assert re.search(rb"^card_rules_requests_lost_total 1\.0$", body, re.M)
+    assert re.search(rb"^card_rules_worker_exits_total [1-9]", body, re.M)
+    assert '"message": "request lost: its worker was killed after the timeout"' in log and "GET /test/sleep/30.0" in log
+
+
+def test_a_client_script_name_header_is_ignored(server):
+    status, _, body = exchange(server.port, b"GET /docs HTTP/1.1\r\nHost: x\r\nSCRIPT_NAME: /evil\r\nConnection: close\r\n\r\n")
+    assert status == 200 and b"/evil" not in body
+    status, _, _ = exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nSCRIPT_NAME: /nothing-like-it\r\nConnection: close\r\n\r\n")
+    assert status == 200  # a prefix the path does not start with was a 500
+
+
+@pytest.mark.parametrize("raw, status", [
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n", 501),
+    (b"GET /healthz HTTP/1.1\r\n\r\n", 400),  # no Host (RFC 9112, 3.2)
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+    (b"GET /" + b"a" * 3000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-A%d: b\r\n" % i for i in range(60)) + b"\r\n", 431),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + (b"X-A: " + b"b" * 4000 + b"\r\n") * 9 + b"\r\n", 431),  # 36 KiB head
+])  # fmt: skip
+def test_refusals_before_the_app_are_problem_json_with_matching_reasons(server, raw, status):
+    from http import HTTPStatus
+
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(raw)
+        data, _ = closed_with(sock)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.split(b"\r\n")[0] == f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".encode()
+    problem = json.loads(body)
+    assert problem["status"] == status and problem["type"].startswith("urn:card-rules:problem:")
+    for header in (b"X-Request-ID: ", b"Content-Language: en", b"Vary: Accept-Language", b"Cache-Control: no-store"):
+        assert header in head
+
+
+def test_http_1_2_is_answered_as_http_1_1(server):
+    data = exchange(server.port, b"GET /healthz HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert data[0] == 200
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert sock.recv(12) == b"HTTP/1.1 200"
+
+
+def test_a_request_queued_past_the_timeout_is_503_with_retry_after():
+    """The worker's check before running a request (a thread took it ``timeout`` s after it arrived)."""
+    from types import SimpleNamespace
+
+    from service.gunicorn_worker import ThreadWorker
+
+    sent = []
+    worker = SimpleNamespace(cfg=SimpleNamespace(timeout=10))
+    conn = SimpleNamespace(arrived=time.monotonic() - 10.5, sock=SimpleNamespace(sendall=sent.append))
+    req = SimpleNamespace(method="POST", path="/v1/big-two/plays/classify", version=(1, 1), headers=[("HOST", "x")])
+    assert ThreadWorker.handle_request(worker, req, conn) is False
+    head, _, body = sent[0].partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503 Service Unavailable\r\n") and b"\r\nRetry-After: 1\r\n" in head
+    assert json.loads(body)["type"] == "urn:card-rules:problem:overloaded"
+
+
+def test_the_overdue_warning_is_logged_once_per_request_not_once_per_worker(tmp_path):
+    import threading
+    from types import SimpleNamespace
+
+    from service.gunicorn_worker import ThreadWorker
+
+    lines: list[str] = []
+    heartbeat = (tmp_path / "heartbeat").open("w")
+    worker = SimpleNamespace(cfg=SimpleNamespace(timeout=10), tmp=heartbeat, _running_lock=threading.Lock(),
+                             _running={}, _overdue_logged=set(), log=SimpleNamespace(error=lambda *a: lines.append(a[1])))  # fmt: skip
+    now = time.monotonic()
+    worker._running[1] = (now - 6, "POST /first")
+    ThreadWorker.notify(worker)
+    ThreadWorker.notify(worker)  # the same request: not again
+    del worker._running[1]
+    ThreadWorker.notify(worker)
+    worker._running[2] = (now - 7, "POST /second")  # a later request of the same worker: logged too
+    ThreadWorker.notify(worker)
+    heartbeat.close()
+    assert lines == ["POST /first", "POST /second"]
+
+
+def test_sigterm_is_not_held_up_by_partial_requests():
+    with GunicornServer(workers=2) as server:  # the production deadlines: 5 s for a head
+        socks = hold(server.port, 20, PARTIAL)
+        try:
+            code, took = server.terminate(timeout=30)
+        finally:
+            for sock in socks:
+                sock.close()
+    assert code == 0 and took < 8  # 2 s for a request to complete, then closed: not the 20 s graceful_timeout
