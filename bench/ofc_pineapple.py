@@ -23,6 +23,7 @@ from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, 
 from service.rules import ofc_pineapple as ofc  # noqa: E402
 from service.rules import poker  # noqa: E402
 from service.rules.cards import DECK, parse_cards  # noqa: E402
+from service.rules.games import GAMES  # noqa: E402
 from tests.ofc_pineapple.records import BING, JIA, YI  # noqa: E402
 
 HTTP_TARGET = 0.70
@@ -55,6 +56,21 @@ def ours_public(row: ofc.Row):
             evaluate(row, parse(hand))
 
     return bench_public
+
+
+def ours_public_rules(row: ofc.Row, rules: object):
+    """The public path under another rule set (its royalty tables, bound when the rules were built)."""
+
+    def bench_public(hands: Sequence[Sequence[str]], parse=parse_cards, evaluate=ofc.evaluate_row, row=row, rules=rules) -> None:
+        for hand in hands:
+            evaluate(row, parse(hand), ("cards",), rules)
+
+    return bench_public
+
+
+OTHER_RULE_SETS = [(f"{g.id}/{r.id}", r.rules) for g in GAMES for r in g.rule_sets if r.rules is not None and r.rules is not ofc.HOUSE]
+"""Every OFC rule set of the registry but the default, timed beside it (target: within 10% of the default)."""
+RULE_SET_TARGET = 1.10
 
 
 def ours_fast(hands: Sequence[Sequence[str]], strength=poker.strength_of_texts) -> None:
@@ -172,6 +188,10 @@ def inprocess(args: argparse.Namespace) -> dict[str, object]:
         (PHEVAL, 5): Case(PHEVAL, phevaluator_run(), hands[5], "" if ph_evaluate_cards else "phevaluator not installed"),
         (PHEVAL, 3): Case(PHEVAL, None, hands[3], f"phevaluator {no_5}: no 3-card evaluator"),
     }
+    for label, rules in OTHER_RULE_SETS:
+        name = f"{PUBLIC} [{label}]"
+        cases[(name, 5)] = Case(name, ours_public_rules(ofc.Row.MIDDLE, rules), hands[5])
+        cases[(name, 3)] = Case(name, ours_public_rules(ofc.Row.TOP, rules), hands[3])
     common.time_cases(list(cases.values()), args.repeats)
     treys5 = cases[(TREYS, 5)].per_second
 
@@ -179,7 +199,7 @@ def inprocess(args: argparse.Namespace) -> dict[str, object]:
         return "n/a" if x is None else f"{x:.2f}"
 
     rows = []
-    for name in (PUBLIC, FAST, TREYS, PHEVAL):
+    for name in (PUBLIC, *(f"{PUBLIC} [{label}]" for label, _ in OTHER_RULE_SETS), FAST, TREYS, PHEVAL):
         five, three = cases[(name, 5)], cases[(name, 3)]
         vs_treys = None if five.per_second is None or treys5 is None else five.per_second / treys5
         rows.append([name, rate(five.per_second), us(five.micros), ratio_text(vs_treys), rate(three.per_second), us(three.micros)])
@@ -192,6 +212,12 @@ def inprocess(args: argparse.Namespace) -> dict[str, object]:
 
     public5 = cases[(PUBLIC, 5)].per_second
     fast5 = cases[(FAST, 5)].per_second
+    say("  [game/rule set]: the same public path under that rule set (rules passed explicitly); the default row")
+    say("  is the house rules, called as before rule sets existed.")
+    for label, _ in OTHER_RULE_SETS:
+        slowest = max((cases[(f"{PUBLIC} [{label}]", n)].micros or 0) / (cases[(PUBLIC, n)].micros or 1) for n in (5, 3))
+        say(f"TARGET {label} rows within {RULE_SET_TARGET - 1:.0%} of the default: {verdict(slowest <= RULE_SET_TARGET)} "
+            f"(slowest row size {slowest:.2f}x the default's time)")
     public_ratio = None if public5 is None or treys5 is None else public5 / treys5
     fast_ratio = None if fast5 is None or treys5 is None else fast5 / treys5
     say()

@@ -4,6 +4,8 @@ in both languages answers the same JSON but for its human text, with Content-Lan
 from __future__ import annotations
 
 import ast
+import importlib
+import pkgutil
 import copy
 import random
 import re
@@ -21,11 +23,13 @@ from service.api import create_app, i18n
 from service.api import joker_thirteen as joker_thirteen_api
 from service.api import ofc_pineapple as ofc_api
 from service.api.limits import TOO_DEEP
+import service.rules
 from service.rules import big_two as b2
-from service.rules import big_two_plays, ofc_moves, ofc_outlook
+from service.rules import big_two_plays, ofc_moves, ofc_outlook  # noqa: F401  (samples below)
 from service.rules import joker_thirteen as j13
-from service.rules import messages, poker
+from service.rules import games, messages, poker
 from service.rules import ofc_pineapple as ofc
+from service.rules import ofc_rules
 from service.rules.cards import DECK, JOKER, NotationProblem, cards, parse_cards
 from service.rules.errors import InvalidInputError
 from service.rules.messages import CATALOG, EN, ZH_TW, placeholders
@@ -41,7 +45,7 @@ from tests.ofc_pineapple.records import BING, JIA, YI, showdown_record
 SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 ZH = {"Accept-Language": "zh-TW"}
-GAMES = messages.GAMES
+GAMES = messages.GAME_DOMAINS
 
 
 def entries() -> Iterator[tuple[str, str, messages.Text]]:
@@ -102,19 +106,15 @@ def test_catalog_sizes_per_game():
 
 # ---- every code the cores can emit has its text -----------------------------------------------------------
 
-CODE_REGISTRIES = [
-    ("cards", NotationProblem),
-    ("ofc-pineapple", ofc.MoveViolation),
-    ("ofc-pineapple", ofc.ProblemCode),
-    ("joker-thirteen", j13.ArrangementViolation),
-    ("joker-thirteen", j13.ProblemCode),
-    ("big-two", b2.InvalidPlay),
-    ("big-two", b2.MoveViolation),
-    ("big-two", b2.ProblemCode),
-    ("big-two", big_two_plays.PlaysProblem),
-    ("ofc-pineapple", ofc_moves.MovesProblem),
-    ("ofc-pineapple", ofc_outlook.OutlookProblem),
-]
+RULES_MODULES = [importlib.import_module(f"service.rules.{m.name}") for m in pkgutil.iter_modules(service.rules.__path__)]
+CODE_REGISTRIES = [("cards", NotationProblem)] + list(dict.fromkeys(
+    (module.DOMAIN, registry) for module in RULES_MODULES for registry in getattr(module, "CODES", ())
+))
+"""Every code registry (``CODES``) of every rules module, with the catalog domain its texts live in."""
+
+
+def test_every_game_of_the_registry_declares_its_codes():
+    assert all(importlib.import_module(f"service.rules.{game.module}").CODES for game in games.GAMES)
 
 
 @pytest.mark.parametrize(("domain", "registry"), CODE_REGISTRIES, ids=[f"{d}:{r.__name__}" for d, r in CODE_REGISTRIES])
@@ -249,6 +249,13 @@ def ofc_sample(rng: random.Random, found: list) -> None:
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [wrong])
         first = ofc.Action(1 if not fantasyland[0].active else 0, tuple(deck[:14]), {ofc.TOP: tuple(deck[:3])}, ())
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [first, first])
+    # the texts that name another rule set's counts (service/rules/ofc_rules.py)
+    collect(found, "ofc-pineapple", ofc.validate_move, ofc.Board(), 10, deck[:1], {}, (), (), ofc_rules.CLASSIC)
+    collect(found, "ofc-pineapple", ofc.validate_move, ofc.Board(), 6, deck[:1], {}, ())
+    collect(found, "ofc-pineapple", ofc.evaluate_board, jia, ofc.Fantasyland(True, 15), (), ofc_rules.STANDARD)
+    collect(found, "ofc-pineapple", ofc.evaluate_board, jia, ofc.Fantasyland(True, 14), (), ofc_rules.CLASSIC)
+    collect(found, "ofc-pineapple", ofc.score_hand, seats[:1], ofc_rules.CLASSIC)
+    collect(found, "ofc-pineapple", ofc.validate_hand, 4, [ofc.Fantasyland()] * 4, [], ofc_rules.CLASSIC)
     # moves/legal and boards/outlook's impossible requests
     full = ofc.Board(tuple(cards("As Ad Ah")), tuple(cards("2c 3c 4c 5c 6c")), tuple(cards("9d Td Jd Qd Kd")))
     collect(found, "ofc-pineapple", ofc_moves.legal_moves, full, cards("Kc Ks 2d"))
@@ -730,7 +737,7 @@ def test_same_request_same_json_but_human_text(answered):
 
 def test_every_code_answered_is_in_the_catalog(answered):
     for path, _, en, zh in answered:
-        game = path.split("/")[2]
+        game = games.find_game(path.split("/")[2]).domain
         for (code, en_item), (_, zh_item) in zip(codes_in(en.get_json()), codes_in(zh.get_json())):
             assert has_text(game, code), (path, code)
             assert zh_item["message"] != en_item["message"], (path, code)
@@ -820,7 +827,12 @@ def test_games_list_describes_decks_in_chinese_but_keeps_ids_and_names(client):
     zh = client.get("/v1/games", headers=ZH).get_json()["games"]
     assert [g["deck"]["description"] for g in zh] == [messages.text("http", f"games.{g['id']}.deck", ZH_TW) for g in en]
     for a, b in zip(en, zh):
-        assert {**a, "deck": {**a["deck"], "description": None}} == {**b, "deck": {**b["deck"], "description": None}}
+        assert [CJK.search(r["description"]) is not None for r in b["rule_sets"]] == [True] * len(b["rule_sets"])
+
+        def untranslated(g: dict) -> dict:
+            return {**g, "deck": {**g["deck"], "description": None}, "rule_sets": [{**r, "description": None} for r in g["rule_sets"]]}
+
+        assert untranslated(a) == untranslated(b)
 
 
 # ---- marshmallow's messages: every one the schemas can produce is translated -----------------------------
@@ -877,7 +889,7 @@ def test_marshmallow_messages_keep_their_values(english):
 
 
 def test_localized_message_is_its_english_text_for_marshmallow():
-    message = i18n.LocalizedMessage.text("ofc-pineapple", "invalid_round")
+    message = i18n.LocalizedMessage.text("ofc-pineapple", "invalid_round", case="five_and_fantasyland")
     assert message == 'round is 1, 2, 3, 4, 5 or "fantasyland"' and isinstance(message, str)
     assert i18n.schema_message(message, ZH_TW) == 'round 是 1、2、3、4、5 或 "fantasyland"'
     assert i18n.schema_message("Unknown field.", EN) == "Unknown field."

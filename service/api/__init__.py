@@ -1,16 +1,17 @@
 """The HTTP layer: parses requests, calls the rules core, shapes answers. ``create_app`` builds it."""
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+from flask import Blueprint, Flask, Response
 
-from service.api import big_two, docs, joker_thirteen, meta, ofc_pineapple
-from service.api import cors, i18n, observability
+from service.api import cors, docs, i18n, meta, observability
 from service.api.errors import register_error_handlers
+from service.rules.games import GAMES, Game
 
 DEFAULT_OPENAPI_PATH = str(Path(__file__).resolve().parents[2] / "openapi.yaml")
 
@@ -25,6 +26,11 @@ def config_from_environment() -> dict[str, Any]:
     }
 
 
+def game_blueprint(game: Game) -> Blueprint:
+    """The blueprint serving a game of the registry: its HTTP module ``service.api.<module>`` builds it."""
+    return importlib.import_module(f"service.api.{game.module}").blueprint_for(game)
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(config_from_environment())
@@ -32,7 +38,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["DEBUG"] = False  # never reachable: a debugger would run code for anyone
     logging.getLogger("service").setLevel(app.config["LOG_LEVEL"])
     app.url_map.strict_slashes = False
-    for blueprint in (meta.blueprint, docs.blueprint, ofc_pineapple.blueprint, joker_thirteen.blueprint, big_two.blueprint):
+    for blueprint in (meta.blueprint, docs.blueprint, *(game_blueprint(game) for game in GAMES)):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
 

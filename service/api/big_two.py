@@ -12,6 +12,7 @@ from service.api.common import (
 )  # fmt: skip
 from service.rules import big_two as b2
 from service.rules import big_two_plays
+from service.rules.games import Game
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
@@ -256,3 +257,17 @@ def plays_legal() -> Response:
         first_lead=body["first_lead"],
     )
     return answer(play_list(result))
+
+
+# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the game here ---
+
+
+def blueprint_for(game: Game) -> Blueprint:
+    """The blueprint serving ``game`` (this module serves one game)."""
+    assert blueprint.name == game.blueprint, game.id
+    return blueprint
+
+
+def schemas_for(game: Game) -> list[type]:
+    """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
+    return SCHEMAS

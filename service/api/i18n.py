@@ -34,13 +34,15 @@ from flask import Response, has_request_context, request
 
 from service.rules import messages
 from service.rules.errors import InputProblem, Violation
+from service.rules.games import GAMES
 from service.rules.hand_value import HandValue
 from service.rules.messages import EN, ZH_TW
 
 LANGUAGE_KEY = "card_rules.language"  # WSGI environ key: the negotiated language, once per request
 HEADER_LIMIT = 4096  # an Accept-Language longer than this is read up to here (no real one comes close)
 
-GAME_BY_BLUEPRINT = {"ofc_pineapple": "ofc-pineapple", "joker_thirteen": "joker-thirteen", "big_two": "big-two"}
+GAME_BY_BLUEPRINT = {game.blueprint: game.domain for game in GAMES}
+"""The catalog domain of each game's blueprint, from the registry."""
 UNTRANSLATED = frozenset({"meta.openapi_yaml", "meta.openapi_json", "observability.metrics"})
 UNTRANSLATED_BLUEPRINTS = frozenset({"docs"})
 """Answers whose content is English whatever the client asks (the contract, the documentation page,
@@ -152,7 +154,7 @@ def render(game: str, code: str, params: Mapping[str, Any] | None, english: str,
         return english
 
 
-_LABEL_KEYS = {game: messages.label_keys(game) for game in messages.GAMES}
+_LABEL_KEYS = {domain: messages.label_keys(domain) for domain in messages.GAME_DOMAINS}
 
 
 def label(hand: HandValue, game: str | None = None, lang: str | None = None) -> str:

@@ -12,6 +12,7 @@ from marshmallow import fields, validate
 
 from service.api.common import CardField, StrictSchema, answer, card_texts, hand_value, load_body, violation
 from service.rules import joker_thirteen as j13
+from service.rules.games import Game
 from service.rules.cards import CARD_BY_TEXT, JOKER, JOKER_TEXT, Card
 from service.rules.hand_value import HandValue
 from service.rules.joker_thirteen import DUNS, Arrangement, Dun
@@ -201,3 +202,17 @@ def rounds_score() -> Response:
     body = load_body(_round_score)
     players = [Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in body["players"]]
     return answer(round_score(j13.score_round(players)))
+
+
+# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the game here ---
+
+
+def blueprint_for(game: Game) -> Blueprint:
+    """The blueprint serving ``game`` (this module serves one game)."""
+    assert blueprint.name == game.blueprint, game.id
+    return blueprint
+
+
+def schemas_for(game: Game) -> list[type]:
+    """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
+    return SCHEMAS

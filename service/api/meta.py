@@ -4,45 +4,53 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 from flask import Blueprint, Response, current_app
 
 from service.api import i18n
 from service.api.common import answer
+from service.rules import games as registry
 from service.rules import messages
 
 blueprint = Blueprint("meta", __name__)
 
-GAMES = [
-    {
-        "id": "ofc-pineapple",
-        "name": "Pineapple Open-Face Chinese Poker",
-        "native_name": "大菠蘿",
-        "rule_set": "ofc-pineapple/ultimate-fantasyland/2026-09-22",
-        "players": {"min": 3, "max": 3},
-        "deck": {"cards": 52, "jokers": 0, "description": messages.text("http", "games.ofc-pineapple.deck")},
-        "base_path": "/v1/ofc-pineapple",
-    },
-    {
-        "id": "joker-thirteen",
-        "name": "Joker Thirteen with an extra spade suit",
-        "native_name": "鬼牌十三支加一色",
-        "rule_set": "joker-thirteen/gscas",
-        "players": {"min": 4, "max": 4},
-        "deck": {"cards": 68, "jokers": 3, "description": messages.text("http", "games.joker-thirteen.deck")},
-        "base_path": "/v1/joker-thirteen",
-    },
-    {
-        "id": "big-two",
-        "name": "Taiwanese Big Two",
-        "native_name": "台灣大老二",
-        "rule_set": "big-two/taiwan",
-        "players": {"min": 4, "max": 4},
-        "deck": {"cards": 52, "jokers": 0, "description": messages.text("http", "games.big-two.deck")},
-        "base_path": "/v1/big-two",
-    },
-]
+def game_entry(game: registry.Game, language: str = messages.EN) -> dict[str, Any]:
+    """One game of ``GET /v1/games``, from the registry."""
+    low, high = game.players
+    return {
+        "id": game.id,
+        "name": game.name,
+        "native_name": game.native_name,
+        "rule_set": game.default.source,
+        "players": {"min": low, "max": high},
+        "deck": {"cards": game.deck.cards, "jokers": game.deck.jokers, "description": messages.text("http", f"games.{game.id}.deck", language)},
+        "base_path": game.base_path,
+        "rule_sets": [rule_set_entry(game, r, language) for r in game.rule_sets],
+    }
+
+
+def rule_set_entry(game: registry.Game, rule_set: registry.RuleSet, language: str) -> dict[str, Any]:
+    """One rule set: names, source, description, players and, where the game's rules are an object, every
+    parameter and their digest."""
+    entry: dict[str, Any] = {
+        "id": rule_set.id,
+        "name": rule_set.name,
+        "native_name": rule_set.native_name,
+        "source": rule_set.source,
+        "description": messages.text("http", f"rule_sets.{game.id}.{rule_set.id}", language),
+        "default": rule_set is game.default,
+        "players": {"min": rule_set.players[0], "max": rule_set.players[1]},
+    }
+    if rule_set.rules is not None:
+        entry["rules_digest"] = rule_set.rules.digest
+        entry["rules"] = rule_set.rules.describe()
+    return entry
+
+
+GAMES = [game_entry(game) for game in registry.GAMES]
+"""The English list (the other languages are built per request: only the deck's description changes)."""
 
 
 @cache
@@ -65,11 +73,7 @@ def games() -> Response:
     language = i18n.language()
     if language == messages.EN:
         return answer({"games": GAMES})
-    translated = [
-        {**game, "deck": {**game["deck"], "description": messages.text("http", f"games.{game['id']}.deck", language)}}
-        for game in GAMES
-    ]
-    return answer({"games": translated})
+    return answer({"games": [game_entry(game, language) for game in registry.GAMES]})
 
 
 @blueprint.get("/openapi.yaml")

@@ -1,37 +1,36 @@
-"""HTTP layer of Pineapple OFC (``/v1/ofc-pineapple``): request schemas beside the routes they serve."""
+"""HTTP layer of the Open-Face Chinese games of the registry (``/v1/ofc-pineapple``, ``/v1/ofc-classic``):
+request schemas beside the routes they serve, one set per game, built from the game's rule sets.
+
+A request may name its rule set (``"rule_set"``, absent = the game's default, the first it lists) and, where
+it scores or evaluates, replace royalty tables (``"royalties"``). An answer to a request that named either
+says which rules it applied: ``rule_set`` and ``rules_digest`` (``OfcRules.digest``). An answer to a request
+that named neither is exactly what it was before rule sets existed.
+"""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response
-from marshmallow import ValidationError, fields, post_load, validate
+from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from service.api import i18n
 from service.api.common import (
     FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
 )  # fmt: skip
 from service.rules import ofc_pineapple as ofc
+from service.rules.games import GAMES, Game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, Row
-
-blueprint = Blueprint("ofc_pineapple", __name__, url_prefix="/v1/ofc-pineapple")
+from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
-MAX_DEALT = max(ofc.FANTASYLAND_SIZES)
-MAX_ACTIONS = 64  # a hand has at most 15 actions; more is still answered, as a violation
+OFC_RULES = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]
+FANTASYLAND_SIZES = sorted({size for rules in OFC_RULES for size in rules.fantasyland_sizes})
+MAX_DEALT = max(FANTASYLAND_SIZES)
+MAX_ACTIONS = 64  # a hand has at most 36 actions (4 players, 9 rounds); more is still answered, as a violation
 
 
-# --- schemas -----------------------------------------------------------------------------------------
-
-
-class RowEvaluateRequest(StrictSchema):
-    row = fields.String(required=True, validate=validate.OneOf(ROW_NAMES))
-    cards = card_list(3, 5, required=True)
-
-
-class RowCompareRequest(StrictSchema):
-    row = fields.String(required=True, validate=validate.OneOf(ROW_NAMES))
-    a = card_list(3, 5, required=True)
-    b = card_list(3, 5, required=True)
+# --- schemas shared by every OFC game ------------------------------------------------------------------
 
 
 class CompleteBoard(StrictSchema):
@@ -75,7 +74,7 @@ class Placement(StrictSchema):
 
 class FantasylandState(StrictSchema):
     active = StrictBoolean(required=True)
-    cards = StrictInteger(allow_none=True, load_default=None, validate=validate.OneOf(ofc.FANTASYLAND_SIZES))
+    cards = StrictInteger(allow_none=True, load_default=None, validate=validate.OneOf(FANTASYLAND_SIZES))
 
     @post_load
     def _state(self, data: dict[str, Any], **kwargs: Any) -> Fantasyland:
@@ -86,13 +85,14 @@ class FantasylandState(StrictSchema):
         if type(data) is not dict or type(data.get("active")) is not bool or not data.keys() <= _FANTASYLAND_KEYS:
             return None
         cards = data.get("cards")
-        if cards is not None and (type(cards) is not int or cards not in ofc.FANTASYLAND_SIZES):
+        if cards is not None and (type(cards) is not int or cards not in _FANTASYLAND_SIZE_SET):
             return None
         return Fantasyland(data["active"], cards)
 
 
 _ROW_KEYS = {"top", "middle", "bottom"}
 _FANTASYLAND_KEYS = {"active", "cards"}
+_FANTASYLAND_SIZE_SET = frozenset(FANTASYLAND_SIZES)
 _NOT_IN_FANTASYLAND = Fantasyland()
 
 
@@ -100,27 +100,22 @@ def fantasyland_field() -> fields.Nested:
     return FastNested(FantasylandState, load_default=lambda: _NOT_IN_FANTASYLAND)
 
 
-class BoardEvaluateRequest(StrictSchema):
-    board = FastNested(CompleteBoard, required=True)
-    fantasyland = fantasyland_field()
+def _royalty_table(name: str, keys: tuple[str, ...]) -> type[StrictSchema]:
+    """A whole replacement royalty table: every key of the row, integers 0-100, nothing else."""
+    declared = {key: StrictInteger(required=True, validate=validate.Range(0, ROYALTY_MAX)) for key in keys}
+    return type(name, (StrictSchema,), declared)
 
 
-class RoundField(fields.Field):
-    """A round of a normal hand (1-5) or ``"fantasyland"`` for a Fantasyland player's single set."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int | str:
-        if value == ofc.FANTASYLAND_ROUND or (type(value) is int and 1 <= value <= 5):
-            return value
-        raise ValidationError(i18n.LocalizedMessage.text(ofc.DOMAIN, "invalid_round"))
+TopRoyalties = _royalty_table("TopRoyalties", TOP_HANDS)
+FiveCardRoyalties = _royalty_table("FiveCardRoyalties", FIVE_CARD_CATEGORIES)
 
 
-class MoveValidateRequest(StrictSchema):
-    board = fields.Nested(PartialBoard, required=True)
-    round = RoundField(required=True)
-    dealt = card_list(1, MAX_DEALT, required=True)
-    placement = fields.Nested(Placement, required=True)
-    discard = card_list(0, MAX_DEALT, load_default=list)
-    seen = card_list(0, 52, load_default=list)
+class RoyaltyTables(StrictSchema):
+    """House royalties: any of the rule set's three tables, each replaced whole."""
+
+    top = fields.Nested(TopRoyalties)
+    middle = fields.Nested(FiveCardRoyalties)
+    bottom = fields.Nested(FiveCardRoyalties)
 
 
 class ScoredPlayer(StrictSchema):
@@ -140,47 +135,151 @@ class ScoredPlayer(StrictSchema):
         return None if fantasyland is None else {"board": board, "fantasyland": fantasyland}
 
 
-class HandScoreRequest(StrictSchema):
-    players = fields.List(FastNested(ScoredPlayer), required=True, validate=validate.Length(equal=ofc.PLAYERS))
-
-    @staticmethod
-    def fast_load(data: Any) -> dict[str, Any] | None:
-        if type(data) is not dict or len(data) != 1 or type(data.get("players")) is not list or len(data["players"]) != ofc.PLAYERS:
-            return None
-        players = [ScoredPlayer.fast_load(p) for p in data["players"]]
-        return None if None in players else {"players": players}
-
-
 class RecordPlayer(StrictSchema):
     fantasyland = fantasyland_field()
 
 
-class RecordAction(StrictSchema):
-    seat = StrictInteger(required=True, validate=validate.Range(0, ofc.PLAYERS - 1))
-    dealt = card_list(1, MAX_DEALT, required=True)
-    placement = fields.Nested(Placement, required=True)
-    discard = card_list(0, MAX_DEALT, load_default=list)
+SHARED_SCHEMAS = [CompleteBoard, PartialBoard, Placement, FantasylandState, TopRoyalties, FiveCardRoyalties, RoyaltyTables, ScoredPlayer, RecordPlayer]
 
 
-class HandValidateRequest(StrictSchema):
-    dealer = StrictInteger(required=True, validate=validate.Range(0, ofc.PLAYERS - 1))
-    players = fields.List(fields.Nested(RecordPlayer), required=True, validate=validate.Length(equal=ofc.PLAYERS))
-    actions = fields.List(fields.Nested(RecordAction), required=True, validate=validate.Length(max=MAX_ACTIONS))
+# --- schemas of one game: its rule sets bound the rest ------------------------------------------------
 
 
-SCHEMAS = [
-    RowEvaluateRequest, RowCompareRequest, CompleteBoard, PartialBoard, Placement, FantasylandState,
-    BoardEvaluateRequest, MoveValidateRequest, ScoredPlayer, HandScoreRequest, RecordPlayer, RecordAction,
-    HandValidateRequest,
-]  # fmt: skip
-"""Every request schema, for the test that compares them with openapi.yaml."""
+def _round_field(game: Game) -> type[fields.Field]:
+    rounds = max(r.rules.rounds for r in game.rule_sets)
+    fantasyland = any(r.rules.has_fantasyland for r in game.rule_sets)
+    case = ofc.round_case(game.default.rules)
 
-_row_evaluate = RowEvaluateRequest()
-_row_compare = RowCompareRequest()
-_board_evaluate = BoardEvaluateRequest()
-_move_validate = MoveValidateRequest()
-_hand_score = HandScoreRequest()
-_hand_validate = HandValidateRequest()
+    class RoundField(fields.Field):
+        """A round of a normal hand (1 to the game's number of rounds) or, in a game with Fantasyland,
+        ``"fantasyland"`` for a Fantasyland player's single set."""
+
+        def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int | str:
+            if (fantasyland and value == ofc.FANTASYLAND_ROUND) or (type(value) is int and 1 <= value <= rounds):
+                return value
+            raise ValidationError(i18n.LocalizedMessage.text(ofc.DOMAIN, "invalid_round", **case))
+
+    return RoundField
+
+
+def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
+    """The top-level request schemas of ``game`` (and the ones its bounds change), named ``prefix`` + name."""
+    rule_sets: dict[str, OfcRules] = {r.id: r.rules for r in game.rule_sets}
+    default = game.default.rules
+    most = max(rules.players[1] for rules in rule_sets.values())
+    round_field = _round_field(game)
+
+    def rule_set() -> fields.Field:
+        return fields.String(validate=validate.OneOf(list(rule_sets)))
+
+    def royalties() -> fields.Field:
+        return fields.Nested(RoyaltyTables)
+
+    class Seated(StrictSchema):
+        """A request with ``players``: their number is the named rule set's (checked once the list loaded,
+        as a length validator would, with its message)."""
+
+        @validates_schema(skip_on_field_errors=False)
+        def _player_count(self, data: dict[str, Any], **kwargs: Any) -> None:
+            players = data.get("players")
+            if players is None:
+                return
+            low, high = rule_sets.get(data.get("rule_set"), default).players
+            check = validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
+            try:
+                check(players)
+            except ValidationError as error:
+                raise ValidationError({"players": error.messages}) from None
+
+    def schema(name: str, base: type, **declared: Any) -> type[StrictSchema]:
+        return type(prefix + name, (base,), declared)
+
+    def hand_score_fast_load(data: Any) -> dict[str, Any] | None:
+        if type(data) is not dict:
+            return None
+        named = data.get("rule_set")
+        if named is None:
+            if len(data) != 1:
+                return None
+            rules = default
+        elif len(data) != 2 or type(named) is not str or named not in rule_sets:
+            return None
+        else:
+            rules = rule_sets[named]
+        players = data.get("players")
+        if type(players) is not list or not rules.players[0] <= len(players) <= rules.players[1]:
+            return None
+        loaded = [ScoredPlayer.fast_load(p) for p in players]
+        if None in loaded:
+            return None
+        return {"players": loaded} if named is None else {"players": loaded, "rule_set": named}
+
+    record_action = schema(
+        "RecordAction", StrictSchema,
+        seat=StrictInteger(required=True, validate=validate.Range(0, most - 1)),
+        dealt=card_list(1, MAX_DEALT, required=True),
+        placement=fields.Nested(Placement, required=True),
+        discard=card_list(0, MAX_DEALT, load_default=list),
+    )  # fmt: skip
+    return {
+        "RowEvaluateRequest": schema(
+            "RowEvaluateRequest", StrictSchema,
+            row=fields.String(required=True, validate=validate.OneOf(ROW_NAMES)), cards=card_list(3, 5, required=True),
+            rule_set=rule_set(), royalties=royalties(),
+        ),
+        "RowCompareRequest": schema(
+            "RowCompareRequest", StrictSchema,
+            row=fields.String(required=True, validate=validate.OneOf(ROW_NAMES)),
+            a=card_list(3, 5, required=True), b=card_list(3, 5, required=True), rule_set=rule_set(), royalties=royalties(),
+        ),
+        "BoardEvaluateRequest": schema(
+            "BoardEvaluateRequest", StrictSchema,
+            board=FastNested(CompleteBoard, required=True), fantasyland=fantasyland_field(), rule_set=rule_set(), royalties=royalties(),
+        ),
+        "MoveValidateRequest": schema(
+            "MoveValidateRequest", StrictSchema,
+            board=fields.Nested(PartialBoard, required=True), round=round_field(required=True),
+            dealt=card_list(1, MAX_DEALT, required=True), placement=fields.Nested(Placement, required=True),
+            discard=card_list(0, MAX_DEALT, load_default=list), seen=card_list(0, 52, load_default=list), rule_set=rule_set(),
+        ),
+        "HandScoreRequest": schema(
+            "HandScoreRequest", Seated,
+            players=fields.List(FastNested(ScoredPlayer), required=True), rule_set=rule_set(), royalties=royalties(),
+            fast_load=staticmethod(hand_score_fast_load),
+        ),
+        "RecordAction": record_action,
+        "HandValidateRequest": schema(
+            "HandValidateRequest", Seated,
+            dealer=StrictInteger(required=True, validate=validate.Range(0, most - 1)),
+            players=fields.List(fields.Nested(RecordPlayer), required=True),
+            actions=fields.List(fields.Nested(record_action), required=True, validate=validate.Length(max=MAX_ACTIONS)),
+            rule_set=rule_set(), royalties=royalties(),
+        ),
+    }  # fmt: skip
+
+
+@lru_cache(maxsize=256)
+def _with_royalties(rules: OfcRules, tables: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]) -> OfcRules:
+    """A rule set with house royalties, built once per distinct replacement (its tables are bound then)."""
+    return rules.with_royalties({row: dict(table) for row, table in tables})
+
+
+def effective_rules(game_rules: dict[str, OfcRules], default: OfcRules, body: dict[str, Any]) -> OfcRules:
+    """The rules a loaded request asks for: its rule set (the default when unnamed) with its royalties."""
+    rules = game_rules[body["rule_set"]] if "rule_set" in body else default
+    tables = body.get("royalties")
+    if tables:
+        rules = _with_royalties(rules, tuple((row, tuple(sorted(table.items()))) for row, table in sorted(tables.items())))
+    return rules
+
+
+def say_rules(body: dict[str, Any], rules: OfcRules, shaped: dict[str, Any]) -> dict[str, Any]:
+    """The answer, naming the rules applied when the request named a rule set or royalties."""
+    if "rule_set" in body or "royalties" in body:
+        shaped["rule_set"] = rules.id
+        shaped["rules_digest"] = rules.digest
+    return shaped
+
 
 # --- answers -----------------------------------------------------------------------------------------
 
@@ -231,85 +330,99 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
     }  # fmt: skip
 
 
-# --- routes ------------------------------------------------------------------------------------------
+# --- routes: one blueprint per OFC game of the registry -------------------------------------------------
 
 
-@blueprint.post("/rows/evaluate")
-def rows_evaluate() -> Response:
-    body = load_body(_row_evaluate)
-    return answer(row_value(ofc.evaluate_row(Row(body["row"]), body["cards"])))
+def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Blueprint:
+    """The six operations of ``game`` under its base path, each applying the rule set a request names."""
+    bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
+    game_rules: dict[str, OfcRules] = {r.id: r.rules for r in game.rule_sets}
+    default = game.default.rules
+    row_evaluate, row_compare = schemas["RowEvaluateRequest"](), schemas["RowCompareRequest"]()
+    board_evaluate, move_validate = schemas["BoardEvaluateRequest"](), schemas["MoveValidateRequest"]()
+    hand_score_request, hand_validate = schemas["HandScoreRequest"](), schemas["HandValidateRequest"]()
 
+    @bp.post("/rows/evaluate")
+    def rows_evaluate() -> Response:
+        body = load_body(row_evaluate)
+        rules = effective_rules(game_rules, default, body)
+        return answer(say_rules(body, rules, row_value(ofc.evaluate_row(Row(body["row"]), body["cards"], ("cards",), rules))))
 
-@blueprint.post("/rows/compare")
-def rows_compare() -> Response:
-    body = load_body(_row_compare)
-    result, a, b = ofc.compare_rows(Row(body["row"]), body["a"], body["b"])
-    return answer({"winner": result, "a": row_value(a), "b": row_value(b)})
+    @bp.post("/rows/compare")
+    def rows_compare() -> Response:
+        body = load_body(row_compare)
+        rules = effective_rules(game_rules, default, body)
+        result, a, b = ofc.compare_rows(Row(body["row"]), body["a"], body["b"], rules)
+        return answer(say_rules(body, rules, {"winner": result, "a": row_value(a), "b": row_value(b)}))
 
+    @bp.post("/boards/evaluate")
+    def boards_evaluate() -> Response:
+        body = load_body(board_evaluate)
+        rules = effective_rules(game_rules, default, body)
+        return answer(say_rules(body, rules, board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules))))
 
-@blueprint.post("/boards/evaluate")
-def boards_evaluate() -> Response:
-    body = load_body(_board_evaluate)
-    return answer(board_value(ofc.evaluate_board(body["board"], body["fantasyland"])))
+    @bp.post("/moves/validate")
+    def moves_validate() -> Response:
+        body = load_body(move_validate)
+        rules = effective_rules(game_rules, default, body)
+        result = ofc.validate_move(body["board"], body["round"], body["dealt"], body["placement"], body["discard"], body["seen"], rules)
+        return answer(say_rules(body, rules, {
+            "legal": result.legal,
+            "violations": [violation(v) for v in result.violations],
+            "board": board_cards(result.board),
+        }))  # fmt: skip
 
+    @bp.post("/hands/score")
+    def hands_score() -> Response:
+        body = load_body(hand_score_request)
+        rules = effective_rules(game_rules, default, body)
+        score = ofc.score_hand([ofc.Seat(p["board"], p["fantasyland"]) for p in body["players"]], rules)
+        return answer(say_rules(body, rules, hand_score(score)))
 
-@blueprint.post("/moves/validate")
-def moves_validate() -> Response:
-    body = load_body(_move_validate)
-    result = ofc.validate_move(body["board"], body["round"], body["dealt"], body["placement"], body["discard"], body["seen"])
-    return answer({
-        "legal": result.legal,
-        "violations": [violation(v) for v in result.violations],
-        "board": board_cards(result.board),
-    })  # fmt: skip
+    @bp.post("/hands/validate")
+    def hands_validate() -> Response:
+        body = load_body(hand_validate)
+        rules = effective_rules(game_rules, default, body)
+        actions = [ofc.Action(a["seat"], tuple(a["dealt"]), a["placement"], tuple(a["discard"])) for a in body["actions"]]
+        result = ofc.validate_hand(body["dealer"], [p["fantasyland"] for p in body["players"]], actions, rules)
+        return answer(say_rules(body, rules, {
+            "legal": result.legal,
+            "violations": [violation(v) for v in result.violations],
+            "boards": [board_cards(b) for b in result.boards],
+            "score": hand_score(result.score) if result.score else None,
+            "discards": [{"seat": d.seat, "card": str(d.card), "action": d.action} for d in result.discards],
+        }))  # fmt: skip
 
-
-@blueprint.post("/hands/score")
-def hands_score() -> Response:
-    body = load_body(_hand_score)
-    return answer(hand_score(ofc.score_hand([ofc.Seat(p["board"], p["fantasyland"]) for p in body["players"]])))
-
-
-@blueprint.post("/hands/validate")
-def hands_validate() -> Response:
-    body = load_body(_hand_validate)
-    actions = [ofc.Action(a["seat"], tuple(a["dealt"]), a["placement"], tuple(a["discard"])) for a in body["actions"]]
-    result = ofc.validate_hand(body["dealer"], [p["fantasyland"] for p in body["players"]], actions)
-    return answer({
-        "legal": result.legal,
-        "violations": [violation(v) for v in result.violations],
-        "boards": [board_cards(b) for b in result.boards],
-        "score": hand_score(result.score) if result.score else None,
-        "discards": [{"seat": d.seat, "card": str(d.card), "action": d.action} for d in result.discards],
-    })  # fmt: skip
+    return bp
 
 
 # --- moves/legal, boards/outlook (issue 14) ----------------------------------------------------------------
 # Kept in one block, apart from the operations above, so parallel additions to this module merge cleanly.
+# Each OFC game gets both operations, taking ``rule_set`` (and, for the outlook, ``royalties``) as the others do.
 
 from service.rules import ofc_moves, ofc_outlook  # noqa: E402
 
-MAX_NORMAL_DEAL = max(dealt for dealt, _ in ofc_moves.PINEAPPLE.rounds)
 
-
-class MovesLegalRequest(StrictSchema):
-    board = fields.Nested(PartialBoard, required=True)
-    dealt = card_list(1, MAX_NORMAL_DEAL, required=True)
-
-
-class OutlookRequest(StrictSchema):
-    board = fields.Nested(PartialBoard, required=True)
-    seen = card_list(0, 52, load_default=list)
-    fantasyland = fantasyland_field()
-    limit = StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_LIMIT), load_default=ofc_outlook.DEFAULT_LIMIT)
-    seed = StrictInteger(validate=validate.Range(0, 2**53 - 1), allow_none=True, load_default=None)
-    samples = StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_SAMPLES), load_default=ofc_outlook.DEFAULT_SAMPLES)
-
-
-SCHEMAS += [MovesLegalRequest, OutlookRequest]
-
-_moves_legal = MovesLegalRequest()
-_outlook = OutlookRequest()
+def legal_request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
+    """The request schemas of ``game``'s moves/legal and boards/outlook, named ``prefix`` + name."""
+    rule_set_ids = [r.id for r in game.rule_sets]
+    most_dealt = max(deal.dealt for r in game.rule_sets for deal in r.rules.deals)
+    moves_legal = type(prefix + "MovesLegalRequest", (StrictSchema,), {
+        "board": fields.Nested(PartialBoard, required=True),
+        "dealt": card_list(1, most_dealt, required=True),
+        "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
+    })
+    outlook = type(prefix + "OutlookRequest", (StrictSchema,), {
+        "board": fields.Nested(PartialBoard, required=True),
+        "seen": card_list(0, 52, load_default=list),
+        "fantasyland": fantasyland_field(),
+        "limit": StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_LIMIT), load_default=ofc_outlook.DEFAULT_LIMIT),
+        "seed": StrictInteger(validate=validate.Range(0, 2**53 - 1), allow_none=True, load_default=None),
+        "samples": StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_SAMPLES), load_default=ofc_outlook.DEFAULT_SAMPLES),
+        "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
+        "royalties": fields.Nested(RoyaltyTables),
+    })  # fmt: skip
+    return {"MovesLegalRequest": moves_legal, "OutlookRequest": outlook}
 
 
 def move_list(result: ofc_moves.MoveList) -> dict[str, Any]:
@@ -346,16 +459,57 @@ def outlook_answer(result: ofc_outlook.Outlook) -> dict[str, Any]:
     }  # fmt: skip
 
 
-@blueprint.post("/moves/legal")
-def moves_legal() -> Response:
-    body = load_body(_moves_legal)
-    return answer(move_list(ofc_moves.legal_moves(body["board"], body["dealt"])))
+def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSchema]]) -> None:
+    """moves/legal and boards/outlook of ``game`` on its blueprint, each applying the rule set named."""
+    game_rules: dict[str, OfcRules] = {r.id: r.rules for r in game.rule_sets}
+    default = game.default.rules
+    moves_legal_request, outlook_request = schemas["MovesLegalRequest"](), schemas["OutlookRequest"]()
+
+    @bp.post("/moves/legal")
+    def moves_legal() -> Response:
+        body = load_body(moves_legal_request)
+        rules = effective_rules(game_rules, default, body)
+        return answer(say_rules(body, rules, move_list(ofc_moves.legal_moves(body["board"], body["dealt"], rules))))
+
+    @bp.post("/boards/outlook")
+    def boards_outlook() -> Response:
+        body = load_body(outlook_request)
+        rules = effective_rules(game_rules, default, body)
+        result = ofc_outlook.outlook(
+            body["board"], body["seen"], body["fantasyland"], limit=body["limit"], seed=body["seed"], samples=body["samples"], rules=rules
+        )
+        return answer(say_rules(body, rules, outlook_answer(result)))
 
 
-@blueprint.post("/boards/outlook")
-def boards_outlook() -> Response:
-    body = load_body(_outlook)
-    result = ofc_outlook.outlook(
-        body["board"], body["seen"], body["fantasyland"], limit=body["limit"], seed=body["seed"], samples=body["samples"]
-    )
-    return answer(outlook_answer(result))
+# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the games here ---
+
+
+def _prefix(game: Game) -> str:
+    """Component names in openapi.yaml: ofc-pineapple's predate the registry and have none
+    (``HandScoreRequest``); another OFC game's carry its id (``OfcClassicHandScoreRequest``)."""
+    return "" if game.id == "ofc-pineapple" else "".join(part.title() for part in game.id.split("-"))
+
+
+_GAMES = [game for game in GAMES if game.module == "ofc_pineapple"]
+SCHEMAS_BY_GAME = {game.id: {**request_schemas(game, _prefix(game)), **legal_request_schemas(game, _prefix(game))} for game in _GAMES}
+BLUEPRINTS = {game.id: make_blueprint(game, SCHEMAS_BY_GAME[game.id]) for game in _GAMES}
+for _game in _GAMES:
+    add_legal_routes(BLUEPRINTS[_game.id], _game, SCHEMAS_BY_GAME[_game.id])
+
+# ofc-pineapple's schemas under their own names, for tests and benchmarks
+_PINEAPPLE = SCHEMAS_BY_GAME["ofc-pineapple"]
+RowEvaluateRequest, RowCompareRequest = _PINEAPPLE["RowEvaluateRequest"], _PINEAPPLE["RowCompareRequest"]
+BoardEvaluateRequest, MoveValidateRequest = _PINEAPPLE["BoardEvaluateRequest"], _PINEAPPLE["MoveValidateRequest"]
+HandScoreRequest, HandValidateRequest, RecordAction = _PINEAPPLE["HandScoreRequest"], _PINEAPPLE["HandValidateRequest"], _PINEAPPLE["RecordAction"]
+SCHEMAS = [*SHARED_SCHEMAS, *_PINEAPPLE.values()]
+"""Every request schema of ofc-pineapple, for the test that compares them with openapi.yaml."""
+
+
+def blueprint_for(game: Game) -> Blueprint:
+    """The blueprint serving ``game``."""
+    return BLUEPRINTS[game.id]
+
+
+def schemas_for(game: Game) -> list[type]:
+    """Every request schema of ``game``: the shared ones and its own."""
+    return [*SHARED_SCHEMAS, *SCHEMAS_BY_GAME[game.id].values()]

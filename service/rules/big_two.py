@@ -155,6 +155,10 @@ class ProblemCode(StrEnum):
     JOKER_NOT_ALLOWED = "joker_not_allowed"
 
 
+CODES = (InvalidPlay, MoveViolation, ProblemCode)
+"""Every code registry of this module's violations and problems (a test checks each code has its texts)."""
+
+
 class ActionType(StrEnum):
     PLAY = "play"
     PASS = "pass"

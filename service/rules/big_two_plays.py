@@ -46,6 +46,10 @@ class PlaysProblem(StrEnum):
     SEAT_NEEDED = "seat_needed"
 
 
+CODES = (PlaysProblem,)
+"""The codes of this module's problems (a test checks each has its texts)."""
+
+
 @dataclass(frozen=True, slots=True)
 class LegalPlay:
     """One legal play: its cards in Big Two order and its value (cards in order of significance)."""

@@ -108,6 +108,9 @@ class ProblemCode(StrEnum):
 
     WRONG_PLAYER_COUNT = "wrong_player_count"
 
+CODES = (ArrangementViolation, ProblemCode)
+"""Every code registry of this module's violations and problems (a test checks each code has its texts)."""
+
 BONUS: dict[tuple[Dun, Category], int] = {
     (Dun.HEAD, Category.TRIPS): 1, (Dun.HEAD, Category.THREE_JOKERS): 5,
     (Dun.MIDDLE, Category.QUADS): 2, (Dun.MIDDLE, Category.STRAIGHT_FLUSH): 2,

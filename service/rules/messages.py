@@ -158,17 +158,32 @@ OFC: dict[str, Text] = {
         "a player in Fantasyland was dealt 14, 15, 16 or 17 cards",
         "在范特西的玩家拿到的牌是 14、15、16 或 17 張",
     ),
+    "fantasyland_cards/sizes": T(
+        "a player in Fantasyland was dealt {sizes} cards in this rule set",
+        "這套規則裡在范特西的玩家拿到的牌是 {sizes} 張",
+    ),
+    "fantasyland_cards/none": T(
+        "the rule set {rule_set} has no Fantasyland: every player is active: false",
+        "{rule_set} 這套規則沒有范特西：每位玩家都是 active: false",
+    ),
     "fantasyland_cards/inactive": T(
         "cards is only given for a player in Fantasyland (active: true)",
         "只有在范特西的玩家（active: true）才填 cards",
     ),
-    "wrong_player_count": T(
+    "wrong_player_count/exact": T(
         "a hand has exactly {players} players, not {actual}",
         "一手牌剛好是 {players} 人，不是 {actual} 人",
     ),
-    "bad_seat": T("the dealer is seat 0, 1 or 2", "莊家是座位 0、1 或 2"),
+    "wrong_player_count/range": T(
+        "a hand has {min} to {players} players, not {actual}",
+        "一手牌是 {min} 到 {players} 人，不是 {actual} 人",
+    ),
+    "bad_seat/three": T("the dealer is seat 0, 1 or 2", "莊家是座位 0、1 或 2"),
+    "bad_seat/seats": T("the dealer is a seat from 0 to {last}", "莊家是座位 0 到 {last} 之一"),
     # request schema
-    "invalid_round": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
+    "invalid_round/five_and_fantasyland": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
+    "invalid_round/rounds": T("round is a number from 1 to {rounds} (this rule set has no Fantasyland round)",
+                              "round 是 1 到 {rounds} 的數字（這套規則沒有范特西那一輪）"),
     # moves/legal, boards/outlook (service/rules/ofc_moves.py, ofc_outlook.py): impossible requests (422)
     "board_complete": T("the board is complete: no cards are dealt to it", "牌面已經擺滿，不會再發牌"),
     "board_between_rounds": T(
@@ -433,6 +448,33 @@ HTTP: dict[str, Text] = {
         "傳送的資料超過服務接受的大小上限。",
     ),
     "games.ofc-pineapple.deck": T("one standard 52-card deck", "一副 52 張撲克牌，沒有鬼牌"),
+    "games.ofc-classic.deck": T("one standard 52-card deck", "一副 52 張撲克牌，沒有鬼牌"),
+    # each rule set of GET /v1/games, in each source's own words (大菠蘿 房規, the public page, 明牌十三張)
+    "rule_sets.ofc-pineapple.ultimate-fantasyland": T(
+        "The house book: 3 players; top QQ/KK/AA/trips without fouling enters Fantasyland with 14/15/16/17 cards;"
+        " staying by top trips or bottom quads or better keeps the entry count (Ultimate).",
+        "本店房規：3 人；不爆牌且頭道一對 Q／K／A 或三條，進入范特西拿 14／15／16／17 張；"
+        "頭道三條或尾道鐵支以上續留，張數維持和進入時一樣（Ultimate）。",
+    ),
+    "rule_sets.ofc-pineapple.standard": T(
+        "The public Pineapple page: 2 or 3 players; QQ+ on top without fouling enters Fantasyland with 14 cards;"
+        " staying by top trips, middle full house or better, or bottom quads or better, again with 14.",
+        "公開的 Pineapple 規則頁：2 或 3 人；不爆牌且頭道 QQ 以上進入范特西，一律 14 張；"
+        "頭道三條、中道葫蘆以上或尾道鐵支以上續留，仍是 14 張。",
+    ),
+    "rule_sets.ofc-pineapple.progressive": T(
+        "The house rules, except that staying in Fantasyland always gives 14 cards (Progressive).",
+        "本店房規，唯一不同：續留范特西一律降回 14 張（Progressive）。",
+    ),
+    "rule_sets.ofc-classic.classic": T(
+        "Classic Open-Face Chinese: 2 to 4 players; 5 cards placed, then eight rounds of 1 card, no discards;"
+        " a fouled hand is scooped by every player who did not foul; bottom royalties 2/4/6/8/10/20, middle"
+        " twice that; no Fantasyland.",
+        "明牌十三張：2 到 4 人；先擺 5 張，之後八輪每輪發 1 張，不棄牌；擺烏龍（爆牌）的人被每位沒擺烏龍的玩家打槍；"
+        "尾道牌型加分 2／4／6／8／10／20，中道加倍；沒有范特西（Fantasy Land）。",
+    ),
+    "rule_sets.joker-thirteen.gscas": T("The house book of Joker Thirteen with an extra spade suit.", "鬼牌十三支加一色的本店規則書。"),
+    "rule_sets.big-two.taiwan": T("The house book of Taiwanese Big Two.", "台灣大老二的本店規則書。"),
     "games.joker-thirteen.deck": T(
         "52 cards, a second identical spade suit and 3 jokers",
         "標準 52 張，多一組完全相同的黑桃，再加 3 張鬼牌",
@@ -497,8 +539,10 @@ CATALOG: dict[str, dict[str, Text]] = {
     "schema": SCHEMA,
     "json": JSON,
 }
-GAMES = ("ofc-pineapple", "joker-thirteen", "big-two")
-FALLBACK = {game: ("cards",) for game in GAMES}
+SHARED_DOMAINS = ("cards", "http", "schema", "json")
+GAME_DOMAINS = tuple(domain for domain in CATALOG if domain not in SHARED_DOMAINS)
+"""The games' own texts (a game of the registry, service/rules/games.py, names its domain)."""
+FALLBACK = {domain: ("cards",) for domain in GAME_DOMAINS}
 """Where a domain's look-up continues when the domain has no such key."""
 PATTERN_DOMAINS = ("schema", "json", "http")
 """Domains whose texts also arrive as plain English strings (from marshmallow, the JSON decoder, werkzeug,

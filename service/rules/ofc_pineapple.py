@@ -14,15 +14,17 @@ from typing import NamedTuple
 
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates
+from service.rules.ofc_rules import HOUSE, OfcRules, Row
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue, winner
 
-PLAYERS = 3
-DEAL_SIZES = {1: 5, 2: 3, 3: 3, 4: 3, 5: 3}
+# The house rules' parameters under their old names; every operation takes ``rules`` (ofc_rules.OfcRules).
+PLAYERS = HOUSE.players[1]
+DEAL_SIZES = {i: d.dealt for i, d in enumerate(HOUSE.deals, 1)}
 """Cards dealt in each round of a normal hand: round 1 places all 5, rounds 2-5 place 2 and discard 1."""
-PLACE_SIZES = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2}
-FANTASYLAND_SIZES = (14, 15, 16, 17)
-BOARD_SIZE = 13
+PLACE_SIZES = {i: d.placed for i, d in enumerate(HOUSE.deals, 1)}
+FANTASYLAND_SIZES = HOUSE.fantasyland_sizes
+BOARD_SIZE = HOUSE.board_size
 DOMAIN = "ofc-pineapple"  # the catalog domain of this game's texts (service/rules/messages.py)
 
 
@@ -55,20 +57,11 @@ class ProblemCode(StrEnum):
     FANTASYLAND_CARDS = "fantasyland_cards"
     WRONG_PLAYER_COUNT = "wrong_player_count"
     BAD_SEAT = "bad_seat"
+    INVALID_ROUND = "invalid_round"
 
 
-class Row(StrEnum):
-    TOP = "top"
-    MIDDLE = "middle"
-    BOTTOM = "bottom"
-
-    # Rows are hashed and compared as the plain strings they are: Enum's own __hash__ is Python code,
-    # and rows key every dict of a board on the scoring hot path.
-    __hash__ = str.__hash__
-
-    @property
-    def size(self) -> int:
-        return 3 if self == "top" else 5
+CODES = (MoveViolation, ProblemCode)
+"""Every code registry of this module's violations and problems (a test checks each code has its texts)."""
 
 
 TOP, MIDDLE, BOTTOM = Row.TOP, Row.MIDDLE, Row.BOTTOM  # plain names: Enum class attributes are slow to read
@@ -76,25 +69,10 @@ ROWS = (TOP, MIDDLE, BOTTOM)
 
 # --- royalties (獎分表) -------------------------------------------------------------------------------
 
-_TOP_PAIR_ROYALTY = {rank: rank - 5 for rank in range(6, 15)}  # 66 = 1 ... AA = 9
-_TOP_TRIPS_ROYALTY = {rank: rank + 8 for rank in range(2, 15)}  # 222 = 10 ... AAA = 22
-_FIVE_CARD_ROYALTY = {
-    Row.MIDDLE: {"trips": 2, "straight": 4, "flush": 8, "full_house": 12, "quads": 20,
-                 "straight_flush": 30, "royal_flush": 50},
-    Row.BOTTOM: {"straight": 2, "flush": 4, "full_house": 6, "quads": 10,
-                 "straight_flush": 15, "royal_flush": 25},
-}  # fmt: skip
 
-
-def royalty(row: Row, hand: HandValue) -> int:
-    """The row's royalty by the house table; earned whether the row wins or not (not if fouled)."""
-    if row == TOP:
-        if hand.category == "pair":
-            return _TOP_PAIR_ROYALTY.get(hand.strength[1], 0)
-        if hand.category == "trips":
-            return _TOP_TRIPS_ROYALTY[hand.strength[1]]
-        return 0
-    return _FIVE_CARD_ROYALTY[row].get(hand.category, 0)
+def royalty(row: Row, hand: HandValue, rules: OfcRules = HOUSE) -> int:
+    """The row's royalty by the rule set's table; earned whether the row wins or not (not if fouled)."""
+    return rules.royalty_by_row[row][hand.strength]
 
 
 # --- rows --------------------------------------------------------------------------------------------
@@ -114,17 +92,6 @@ def _row_problem(row: Row, hand: Sequence[Card], path: Path) -> InvalidInputErro
     return InvalidInputError(find_duplicates([(path + (i,), c) for i, c in enumerate(hand)]))
 
 
-def _royalty_tables() -> dict[Row, dict[tuple[int, ...], int]]:
-    """``royalty`` of every possible hand of each row, keyed by strength: one look-up per row evaluated."""
-    tables: dict[Row, dict[tuple[int, ...], int]] = {}
-    fives = (*poker.PLAIN5.values(), *poker.FLUSH5.values())
-    for row, rankings in ((TOP, poker.TOP3.values()), (MIDDLE, fives), (BOTTOM, fives)):
-        tables[row] = {r.strength: royalty(row, poker.HandValue(r.code, r.label, r.strength, ())) for r in rankings}
-    return tables
-
-
-_ROYALTIES = _royalty_tables()
-_TOP_ROYALTIES, _MIDDLE_ROYALTIES, _BOTTOM_ROYALTIES = _ROYALTIES[TOP], _ROYALTIES[MIDDLE], _ROYALTIES[BOTTOM]
 _ROW_SIZE = {TOP: 3, MIDDLE: 5, BOTTOM: 5}
 _value_if_distinct = poker.value_if_distinct  # bound once: evaluate_row is the hottest path there is
 _new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
@@ -134,19 +101,19 @@ def _row_value(hand: HandValue, royalty_points: int) -> "RowValue":
     return _new_tuple(RowValue, (hand, royalty_points))
 
 
-def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",)) -> RowValue:
+def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",), rules: OfcRules = HOUSE) -> RowValue:
     """A complete row's hand value and royalty (``InvalidInputError`` for a wrong size or a duplicate)."""
     value = _value_if_distinct(hand) if len(hand) == _ROW_SIZE[row] else None
     if value is None:
         raise _row_problem(row, hand, path)
-    return _new_tuple(RowValue, (value, _ROYALTIES[row][value.strength]))
+    return _new_tuple(RowValue, (value, rules.royalty_by_row[row][value.strength]))
 
 
-def compare_rows(row: Row, a: Sequence[Card], b: Sequence[Card]) -> tuple[str, RowValue, RowValue]:
+def compare_rows(row: Row, a: Sequence[Card], b: Sequence[Card], rules: OfcRules = HOUSE) -> tuple[str, RowValue, RowValue]:
     """Which of two hands wins a row (``"a"``, ``"b"`` or ``"tie"``). The two may share cards: they are
     alternatives being weighed, not two boards on one table."""
-    value_a = evaluate_row(row, a, ("a",))
-    value_b = evaluate_row(row, b, ("b",))
+    value_a = evaluate_row(row, a, ("a",), rules)
+    value_b = evaluate_row(row, b, ("b",), rules)
     return winner(value_a.hand, value_b.hand), value_a, value_b
 
 
@@ -220,35 +187,41 @@ def foul_reasons(top: HandValue, middle: HandValue, bottom: HandValue) -> tuple[
     return tuple(reasons)
 
 
-_ENTRY_CARDS = {12: 14, 13: 15, 14: 16}  # top QQ / KK / AA; any trips: 17
-
-
-def fantasyland_next(rows: Mapping[Row, RowValue], fouled: bool, current: Fantasyland) -> FantasylandNext:
-    """Entry from a normal hand (top QQ+ without fouling: 14/15/16/17 cards) or staying from a
-    Fantasyland hand (no foul and top trips or bottom quads-or-better), keeping the entry count:
-    Ultimate Fantasyland never upgrades nor downgrades (the mid-Fantasyland upgrade ruling was overturned)."""
+def fantasyland_next(rows: Mapping[Row, RowValue], fouled: bool, current: Fantasyland, rules: OfcRules = HOUSE) -> FantasylandNext:
+    """Entry from a normal hand (the rule set's entry table: in the house rules top QQ/KK/AA/trips without
+    fouling give 14/15/16/17 cards) or staying from a Fantasyland hand (no foul and one of the rule set's stay
+    conditions: in the house rules top trips or bottom quads-or-better), with the rule set's stay count:
+    Ultimate Fantasyland keeps the entry count, never upgrading nor downgrading (the mid-Fantasyland upgrade
+    ruling was overturned); Progressive and standard stay with 14."""
     if fouled:
         return FantasylandNext(False, None, "fouled" if current.active else None)
-    top, bottom = rows[TOP].hand, rows[BOTTOM].hand
     if current.active:
-        if top.category == "trips":
-            return FantasylandNext(True, current.cards, "stay_top_trips")
-        if bottom.strength[0] >= poker.RUNG[poker.Category.QUADS]:
-            return FantasylandNext(True, current.cards, "stay_bottom_quads_or_better")
+        for row, rung, reason in rules.stay_rungs:
+            if rows[row].hand.strength[0] >= rung:
+                cards = rules.fantasyland_stay_cards or current.cards
+                return FantasylandNext(True, cards, reason)
         return FantasylandNext(False, None, None)
-    if top.category == "trips":
-        return FantasylandNext(True, 17, "enter_top_trips")
-    if top.category == "pair" and top.strength[1] in _ENTRY_CARDS:
-        pair = top.strength[1]
-        return FantasylandNext(True, _ENTRY_CARDS[pair], f"enter_top_pair_{'QKA'[pair - 12]}{'QKA'[pair - 12]}")
+    entry = rules.entry_by_strength.get(rows[TOP].hand.strength)
+    if entry is not None:
+        return FantasylandNext(True, entry[0], entry[1])
     return FantasylandNext(False, None, None)
 
 
-def check_fantasyland(fantasyland: Fantasyland, path: Path) -> None:
-    if fantasyland.active and fantasyland.cards not in FANTASYLAND_SIZES:
-        raise InvalidInputError(problem(DOMAIN, path + ("cards",), ProblemCode.FANTASYLAND_CARDS, case="active"))
+def check_fantasyland(fantasyland: Fantasyland, path: Path, rules: OfcRules = HOUSE) -> None:
+    if fantasyland.active and fantasyland.cards not in rules.fantasyland_sizes:
+        raise InvalidInputError(problem(DOMAIN, path + ("cards",), ProblemCode.FANTASYLAND_CARDS, **_sizes_case(rules)))
     if not fantasyland.active and fantasyland.cards is not None:
         raise InvalidInputError(problem(DOMAIN, path + ("cards",), ProblemCode.FANTASYLAND_CARDS, case="inactive"))
+
+
+def _sizes_case(rules: OfcRules) -> dict[str, object]:
+    """The text naming the Fantasyland card counts a rule set deals (the house text names 14-17)."""
+    sizes = rules.fantasyland_sizes
+    if not sizes:
+        return {"case": "none", "rule_set": rules.id}
+    if sizes == FANTASYLAND_SIZES:
+        return {"case": "active"}
+    return {"case": "sizes", "sizes": ", ".join(map(str, sizes))}
 
 
 def check_board(board: Board, path: Path) -> None:
@@ -265,12 +238,12 @@ def check_board(board: Board, path: Path) -> None:
         raise InvalidInputError(problems)
 
 
-def evaluate_board(board: Board, fantasyland: Fantasyland = Fantasyland(), path: Path = ()) -> BoardValue:
+def evaluate_board(board: Board, fantasyland: Fantasyland = Fantasyland(), path: Path = (), rules: OfcRules = HOUSE) -> BoardValue:
     """A complete board's rows, foul, royalties (0 when fouled) and next-hand Fantasyland status.
 
     ``path`` locates the object holding ``board`` and ``fantasyland`` in the request, for errors."""
     check_board(board, path + ("board",))
-    check_fantasyland(fantasyland, path + ("fantasyland",))
+    check_fantasyland(fantasyland, path + ("fantasyland",), rules)
     # The board is checked whole above, so each row is valued without evaluate_row's own checks.
     top, middle, bottom = poker.hand_value(board.top), poker.hand_value(board.middle), poker.hand_value(board.bottom)
     reasons = foul_reasons(top, middle, bottom)
@@ -278,16 +251,16 @@ def evaluate_board(board: Board, fantasyland: Fantasyland = Fantasyland(), path:
         rows = {TOP: _row_value(top, 0), MIDDLE: _row_value(middle, 0), BOTTOM: _row_value(bottom, 0)}
         total = 0
     else:
-        top_royalty, middle_royalty, bottom_royalty = _TOP_ROYALTIES[top.strength], _MIDDLE_ROYALTIES[middle.strength], _BOTTOM_ROYALTIES[bottom.strength]
+        top_royalty, middle_royalty, bottom_royalty = rules.top_royalty[top.strength], rules.middle_royalty[middle.strength], rules.bottom_royalty[bottom.strength]
         rows = {TOP: _row_value(top, top_royalty), MIDDLE: _row_value(middle, middle_royalty), BOTTOM: _row_value(bottom, bottom_royalty)}
         total = top_royalty + middle_royalty + bottom_royalty
-    return _new_tuple(BoardValue, (rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland)))
+    return _new_tuple(BoardValue, (rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland, rules)))
 
 
 # --- moves -------------------------------------------------------------------------------------------
 
 FANTASYLAND_ROUND = "fantasyland"
-Round = int | str  # 1-5, or "fantasyland"
+Round = int | str  # 1 to the rule set's number of rounds, or "fantasyland"
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,12 +270,21 @@ class MoveResult:
     board: Board  # after the move when legal; the board as given when not
 
 
-def _expected_sizes(round_: Round, dealt: int) -> tuple[int | None, int, int, int]:
+def _expected_sizes(round_: Round, dealt: int, rules: OfcRules) -> tuple[int | None, int, int, int]:
     """(cards dealt, cards placed, cards discarded, cards on the board before) for a round."""
-    if round_ == FANTASYLAND_ROUND:
-        return (dealt if dealt in FANTASYLAND_SIZES else None), BOARD_SIZE, dealt - BOARD_SIZE, 0
-    r = int(round_)
-    return DEAL_SIZES[r], PLACE_SIZES[r], DEAL_SIZES[r] - PLACE_SIZES[r], 0 if r == 1 else 5 + 2 * (r - 2)
+    if round_ == FANTASYLAND_ROUND and rules.fantasyland_sizes:
+        return (dealt if dealt in rules.fantasyland_sizes else None), rules.board_size, dealt - rules.board_size, 0
+    if type(round_) is not int or not 1 <= round_ <= rules.rounds:
+        raise InvalidInputError(problem(DOMAIN, ("round",), ProblemCode.INVALID_ROUND, **round_case(rules)))
+    deal = rules.deals[round_ - 1]
+    return deal.dealt, deal.placed, deal.dealt - deal.placed, rules.before_round[round_ - 1]
+
+
+def round_case(rules: OfcRules) -> dict[str, object]:
+    """The text naming the rounds a rule set has (the house text names 1-5 and "fantasyland")."""
+    if rules.rounds == HOUSE.rounds and rules.has_fantasyland:
+        return {"case": "five_and_fantasyland"}
+    return {"case": "rounds", "rounds": rules.rounds}
 
 
 def validate_move(
@@ -312,19 +294,20 @@ def validate_move(
     placement: Mapping[Row, Sequence[Card]],
     discard: Sequence[Card],
     seen: Sequence[Card] = (),
+    rules: OfcRules = HOUSE,
 ) -> MoveResult:
     """Is placing ``placement`` and discarding ``discard`` from ``dealt`` legal on ``board`` this round?
 
     Every problem is its own violation; well-formed input never raises.
     """
     v: list[Violation] = []
-    deal_size, place_size, discard_size, board_before = _expected_sizes(round_, len(dealt))
+    deal_size, place_size, discard_size, board_before = _expected_sizes(round_, len(dealt), rules)
     on_board = board.cards()
     if len(on_board) != board_before:
         where = {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
         v.append(violation(DOMAIN, MoveViolation.BOARD_NOT_AT_ROUND, expected=board_before, actual=len(on_board), **where))
     if deal_size is None or len(dealt) != deal_size:
-        expected = "14-17" if round_ == FANTASYLAND_ROUND else str(deal_size)
+        expected = _sizes_text(rules.fantasyland_sizes) if round_ == FANTASYLAND_ROUND else str(deal_size)
         v.append(violation(DOMAIN, MoveViolation.WRONG_DEAL_SIZE, _distinct(dealt), case="round", expected=expected, actual=len(dealt)))
     v += _duplicates(MoveViolation.DUPLICATE_ON_BOARD, on_board)
     v += _duplicates(MoveViolation.DUPLICATE_IN_DEAL, dealt)
@@ -349,6 +332,11 @@ def validate_move(
             v.append(violation(DOMAIN, MoveViolation.ROW_OVERFLOW, _distinct(placement.get(r, ())), row=r.value, size=r.size))
     legal = not v
     return MoveResult(legal, tuple(v), board.placed(placement) if legal else board)
+
+
+def _sizes_text(sizes: Sequence[int]) -> str:
+    """``14-17`` or ``14``: the Fantasyland deal sizes a rule set allows."""
+    return str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}-{sizes[-1]}"
 
 
 def _distinct(hand: Sequence[Card]) -> tuple[Card, ...]:
@@ -396,11 +384,12 @@ class HandScore(NamedTuple):
     button_moves: bool
 
 
-SCOOP_BONUS = 3
+SCOOP_BONUS = HOUSE.scoop_bonus
 
 
-def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue) -> Matchup:
-    """1-6 scoring between two players: +1 per row won, +3 for all three, plus the royalty difference."""
+def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcRules = HOUSE) -> Matchup:
+    """1-6 scoring between two players: +1 per row won, +3 for all three, plus the royalty difference
+    (the rule set's ``row_point`` and ``scoop_bonus``; every OFC rule set served has 1 and 3)."""
     if value_a.fouled and value_b.fouled:  # two foulers score 0 between them, royalties ignored
         return Matchup(a, b, {TOP: "tie", MIDDLE: "tie", BOTTOM: "tie"}, 0, None, 0, 0)
     if value_a.fouled or value_b.fouled:  # the non-fouler wins every row: +6, plus its royalties
@@ -413,30 +402,37 @@ def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue) -> Matchup:
     for w in rows.values():
         lines += 1 if w == "a" else -1 if w == "b" else 0
     scoop = "a" if lines == 3 else "b" if lines == -3 else None
-    bonus = SCOOP_BONUS if scoop == "a" else -SCOOP_BONUS if scoop == "b" else 0
+    bonus = rules.scoop_bonus if scoop == "a" else -rules.scoop_bonus if scoop == "b" else 0
     diff = value_a.royalties - value_b.royalties
-    return _new_tuple(Matchup, (a, b, rows, lines, scoop, diff, lines + bonus + diff))
+    return _new_tuple(Matchup, (a, b, rows, lines, scoop, diff, lines * rules.row_point + bonus + diff))
 
 
 def _row_winner(a: tuple[int, ...], b: tuple[int, ...]) -> str:
     return "a" if a > b else "b" if b > a else "tie"
 
 
-def score_hand(seats: Sequence[Seat]) -> HandScore:
-    """The showdown of a 3-player hand: every pair settled, totals summing to 0."""
-    if len(seats) != PLAYERS:
-        raise InvalidInputError(problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(seats)))
+def _check_players(count: int, rules: OfcRules) -> None:
+    low, high = rules.players
+    if not low <= count <= high:
+        case = {"case": "exact"} if low == high else {"case": "range", "min": low}
+        raise InvalidInputError(problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=high, actual=count, **case))
+
+
+def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
+    """The showdown of a hand (2-4 players as the rule set allows): every pair settled, totals summing to 0."""
+    _check_players(len(seats), rules)
+    players_count = len(seats)
     table = [c for seat in seats for c in seat.board.cards()]
     if len(set(table)) != len(table):
         located = [(("players", s, "board", r.value, i), c) for s, seat in enumerate(seats) for r in ROWS for i, c in enumerate(seat.board.row(r))]
         raise InvalidInputError(find_duplicates(located))
-    values = [evaluate_board(seat.board, seat.fantasyland, ("players", s)) for s, seat in enumerate(seats)]
-    matchups = tuple(settle(a, b, values[a], values[b]) for a, b in combinations(range(PLAYERS), 2))
-    totals = [0] * PLAYERS
+    values = [evaluate_board(seat.board, seat.fantasyland, ("players", s), rules) for s, seat in enumerate(seats)]
+    matchups = tuple(settle(a, b, values[a], values[b], rules) for a, b in combinations(range(players_count), 2))
+    totals = [0] * players_count
     for m in matchups:
         totals[m.a] += m.points_a
         totals[m.b] -= m.points_a
-    players = tuple([_new_tuple(PlayerScore, (s, totals[s], values[s])) for s in range(PLAYERS)])
+    players = tuple([_new_tuple(PlayerScore, (s, totals[s], values[s])) for s in range(players_count)])
     # The button stays put in any hand in which someone played Fantasyland.
     return HandScore(players, matchups, not any(seat.fantasyland.active for seat in seats))
 
@@ -470,30 +466,33 @@ class HandRecordResult:
     discards: tuple[Discard, ...] = field(default=())
 
 
-def turn_order(dealer: int, fantasyland: Sequence[Fantasyland]) -> list[tuple[int, Round]]:
-    """Who acts when: Fantasyland players set first (from the dealer's left), then rounds 1-5 of the
-    others, each round from the dealer's left, clockwise, dealer last."""
-    seats = [(dealer + k) % PLAYERS for k in range(1, PLAYERS + 1)]
+def turn_order(dealer: int, fantasyland: Sequence[Fantasyland], rules: OfcRules = HOUSE) -> list[tuple[int, Round]]:
+    """Who acts when: Fantasyland players set first (from the dealer's left), then the rule set's rounds
+    of the others, each round from the dealer's left, clockwise, dealer last."""
+    count = len(fantasyland)
+    seats = [(dealer + k) % count for k in range(1, count + 1)]
     order: list[tuple[int, Round]] = [(s, FANTASYLAND_ROUND) for s in seats if fantasyland[s].active]
-    order += [(s, r) for r in range(1, 6) for s in seats if not fantasyland[s].active]
+    order += [(s, r) for r in range(1, rules.rounds + 1) for s in seats if not fantasyland[s].active]
     return order
 
 
-def validate_hand(dealer: int, fantasyland: Sequence[Fantasyland], actions: Sequence[Action]) -> HandRecordResult:
+def validate_hand(
+    dealer: int, fantasyland: Sequence[Fantasyland], actions: Sequence[Action], rules: OfcRules = HOUSE
+) -> HandRecordResult:
     """Replay a whole hand record. The first illegal action stops the replay and is reported with its
     index; a legal, complete record is scored and its discards revealed in discard order."""
-    if len(fantasyland) != PLAYERS:
-        raise InvalidInputError(problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(fantasyland)))
-    if not 0 <= dealer < PLAYERS:
-        raise InvalidInputError(problem(DOMAIN, ("dealer",), ProblemCode.BAD_SEAT))
+    _check_players(len(fantasyland), rules)
+    if not 0 <= dealer < len(fantasyland):
+        case = {"case": "three"} if len(fantasyland) == 3 else {"case": "seats", "last": len(fantasyland) - 1}
+        raise InvalidInputError(problem(DOMAIN, ("dealer",), ProblemCode.BAD_SEAT, **case))
     for s, fl in enumerate(fantasyland):
-        check_fantasyland(fl, ("players", s, "fantasyland"))
-    order = turn_order(dealer, fantasyland)
-    boards = [Board() for _ in range(PLAYERS)]
+        check_fantasyland(fl, ("players", s, "fantasyland"), rules)
+    order = turn_order(dealer, fantasyland, rules)
+    boards = [Board() for _ in range(len(fantasyland))]
     dealt_so_far: set[Card] = set()
     discards: list[Discard] = []
     for index, action in enumerate(actions):
-        problems = _action_problems(index, action, order, fantasyland, boards, dealt_so_far)
+        problems = _action_problems(index, action, order, fantasyland, boards, dealt_so_far, rules)
         if problems:
             return HandRecordResult(False, tuple(problems), tuple(boards))
         dealt_so_far.update(action.dealt)
@@ -503,7 +502,7 @@ def validate_hand(dealer: int, fantasyland: Sequence[Fantasyland], actions: Sequ
         seat, round_ = order[len(actions)]
         missing = violation(DOMAIN, MoveViolation.RECORD_INCOMPLETE, index=len(actions), seat=seat, **_round_params(round_))
         return HandRecordResult(False, (missing,), tuple(boards))
-    score = score_hand([Seat(b, fl) for b, fl in zip(boards, fantasyland)])
+    score = score_hand([Seat(b, fl) for b, fl in zip(boards, fantasyland)], rules)
     return HandRecordResult(True, (), tuple(boards), score, tuple(discards))
 
 
@@ -519,6 +518,7 @@ def _action_problems(
     fantasyland: Sequence[Fantasyland],
     boards: Sequence[Board],
     dealt_so_far: set[Card],
+    rules: OfcRules,
 ) -> list[Violation]:
     if index >= len(order):
         return [violation(DOMAIN, MoveViolation.ACTION_AFTER_HAND_END, index=index)]
@@ -529,7 +529,7 @@ def _action_problems(
     reused = [c for c in action.dealt if c in dealt_so_far]
     if reused:
         problems.append(violation(DOMAIN, MoveViolation.CARD_DEALT_TWICE, _distinct(reused), index))
-    move = validate_move(boards[seat], round_, action.dealt, action.placement, action.discard)
+    move = validate_move(boards[seat], round_, action.dealt, action.placement, action.discard, (), rules)
     problems += [replace(v, index=index) for v in move.violations]
     # A Fantasyland player is dealt the count it entered with, not just any of 14-17.
     expected = fantasyland[seat].cards

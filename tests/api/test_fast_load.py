@@ -15,10 +15,13 @@ from tests.joker_thirteen.test_api import worked_table
 from tests.ofc_pineapple.records import BING, JIA, YI
 
 FAST_SCHEMAS = [s for module in (ofc_pineapple, joker_thirteen) for s in module.SCHEMAS if s.fast_load is not None]
+FAST_SCHEMAS += [s for schemas in ofc_pineapple.SCHEMAS_BY_GAME.values() for s in schemas.values() if s.fast_load is not None]
 VALID = {"players": [{"board": JIA}, {"board": YI, "fantasyland": {"active": True, "cards": 15}}, {"board": BING, "fantasyland": {"active": False}}]}
 # Each top-level schema with a fast path, and a plainly valid body for it to be mutated.
 HOT = {
     "ofc hands/score": (ofc_pineapple.HandScoreRequest, VALID),
+    "ofc hands/score, rule set standard": (ofc_pineapple.HandScoreRequest, {"players": VALID["players"][:2], "rule_set": "standard"}),
+    "ofc-classic hands/score": (ofc_pineapple.SCHEMAS_BY_GAME["ofc-classic"]["HandScoreRequest"], {"players": [{"board": JIA}, {"board": YI}, {"board": BING}, {"board": BING}]}),
     "joker-thirteen rounds/score": (joker_thirteen.JokerThirteenRoundScoreRequest, {"players": worked_table(True)}),
 }
 

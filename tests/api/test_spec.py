@@ -1,6 +1,7 @@
 """openapi.yaml is valid, complete for clients, and mirrors the marshmallow schemas that enforce it."""
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
@@ -9,12 +10,13 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from openapi_spec_validator import validate
 
-from service.api import big_two, common, joker_thirteen, ofc_pineapple
+from service.api import common
+from service.rules.games import GAMES
 from tests.conftest import ROOT
 
 SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 COMPONENTS = SPEC["components"]["schemas"]
-GAME_SCHEMAS = {"ofc-pineapple": ofc_pineapple.SCHEMAS, "joker-thirteen": joker_thirteen.SCHEMAS, "big-two": big_two.SCHEMAS}
+GAME_SCHEMAS = {game.id: importlib.import_module(f"service.api.{game.module}").schemas_for(game) for game in GAMES}
 OPERATIONS = [(path, method, op) for path, item in SPEC["paths"].items() for method, op in item.items()]
 
 
@@ -94,3 +96,34 @@ def test_marshmallow_schemas_match_the_spec(game):
                 if bound in prop:
                     default = 0 if bound == "minItems" else None
                     assert prop[bound] == spec_prop.get(bound, default), f"{name}.{field} {bound}"
+
+
+def test_the_contract_lists_the_games_of_the_registry():
+    """Game.id's enum and the games list's bound are the registry's (service/rules/games.py)."""
+    assert COMPONENTS["Game"]["properties"]["id"]["enum"] == [game.id for game in GAMES]
+    assert COMPONENTS["GameList"]["properties"]["games"]["maxItems"] == len(GAMES)
+    for game in GAMES:
+        assert any(path.startswith(game.base_path + "/") for path in SPEC["paths"]), game.id
+    assert {op["tags"][0] for _, _, op in OPERATIONS} - {"service"} == {game.id for game in GAMES}
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if len(g.rule_sets) > 1 or g.default.rules is not None], ids=lambda g: g.id)
+def test_the_contract_names_each_games_rule_sets_and_player_bounds(game):
+    """Every request that takes ``rule_set`` enumerates exactly the game's rule sets, and every ``players``
+    list is bounded by the fewest and most players over them."""
+    names = {schema.__name__ for schema in GAME_SCHEMAS[game.id]}
+    with_rule_set = [n for n in names if "rule_set" in COMPONENTS[n]["properties"]]
+    operations = [path for path in SPEC["paths"] if path.startswith(game.base_path + "/")]
+    assert len(with_rule_set) == len(operations), with_rule_set  # one request schema per operation
+    for name in with_rule_set:
+        assert resolve(COMPONENTS[name]["properties"]["rule_set"])["enum"] == [r.id for r in game.rule_sets], name
+        players = COMPONENTS[name]["properties"].get("players")
+        if players is not None:
+            assert (players["minItems"], players["maxItems"]) == game.players, name
+
+
+def test_games_answer_is_the_registry(client):
+    listed = client.get("/v1/games").get_json()["games"]
+    assert [(g["id"], g["rule_set"], g["players"], g["base_path"]) for g in listed] == [
+        (game.id, game.default.source, {"min": game.players[0], "max": game.players[1]}, game.base_path) for game in GAMES
+    ]

@@ -8,11 +8,12 @@ from typing import Any
 
 import yaml
 
+from service.rules.games import GAMES
 from tests.conftest import ROOT
 
 SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 EXAMPLES_DIR = ROOT / "examples"
-GAME_TAGS = ("ofc-pineapple", "joker-thirteen", "big-two")
+GAME_TAGS = tuple(game.id for game in GAMES)  # from the registry
 
 
 @dataclass(frozen=True)

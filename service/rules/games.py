@@ -1,0 +1,105 @@
+"""The game registry: every game the service knows, declared once as frozen data (python-chess's ``VARIANTS``
+/ ``find_variant``). Everything that lists games derives from ``GAMES``: ``GET /v1/games``, the blueprints
+``create_app`` registers, the catalog domain of each blueprint, the test lists and the contract's enums
+(a test holds ``openapi.yaml`` to this module).
+
+A game names its rule sets; the first is its default (the authoritative rule book's). A rule set's
+``rules`` is the frozen rules object its game's operations take as an argument (``OfcRules`` for the OFC
+games); Joker Thirteen and Big Two have one rule set each, described here by players and deck.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from service.rules import big_two, joker_thirteen, ofc_rules
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    cards: int
+    jokers: int
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    id: str
+    name: str
+    native_name: str
+    source: str  # the rule book (and its version) the rule set follows
+    players: tuple[int, int]
+    rules: Any = None  # the game's frozen rules object (OfcRules), None where the module's constants are the rules
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: str  # the API's path segment and the catalog domain of the game's texts
+    name: str
+    native_name: str
+    module: str  # its rules module service.rules.<module> and HTTP layer service.api.<module>
+    deck: Deck
+    rule_sets: tuple[RuleSet, ...]
+    text_domain: str = ""  # the catalog domain of its texts, when it shares another game's
+
+    @property
+    def default(self) -> RuleSet:
+        return self.rule_sets[0]
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """Fewest and most players over all its rule sets."""
+        return min(r.players[0] for r in self.rule_sets), max(r.players[1] for r in self.rule_sets)
+
+    @property
+    def domain(self) -> str:
+        return self.text_domain or self.id
+
+    @property
+    def base_path(self) -> str:
+        return f"/v1/{self.id}"
+
+    @property
+    def blueprint(self) -> str:
+        """The Flask blueprint name of its HTTP layer (a Python identifier)."""
+        return self.id.replace("-", "_")
+
+    def rule_set(self, rule_set_id: str | None) -> RuleSet:
+        """A rule set by id (the default for None); KeyError for an id the game does not have."""
+        if rule_set_id is None:
+            return self.default
+        for r in self.rule_sets:
+            if r.id == rule_set_id:
+                return r
+        raise KeyError(rule_set_id)
+
+
+def _ofc(rules: ofc_rules.OfcRules) -> RuleSet:
+    return RuleSet(rules.id, rules.name, rules.native_name, rules.source, rules.players, rules)
+
+
+_DECK52 = Deck(52, 0)
+
+GAMES: tuple[Game, ...] = (
+    Game(
+        "ofc-pineapple", "Pineapple Open-Face Chinese Poker", "大菠蘿", "ofc_pineapple", _DECK52,
+        (_ofc(ofc_rules.ULTIMATE), _ofc(ofc_rules.STANDARD), _ofc(ofc_rules.PROGRESSIVE)),
+    ),
+    Game(
+        "joker-thirteen", "Joker Thirteen with an extra spade suit", "鬼牌十三支加一色", "joker_thirteen", Deck(68, 3),
+        (RuleSet("gscas", "Joker Thirteen, extra spade suit (house rules)", "鬼牌十三支加一色", "joker-thirteen/gscas", (joker_thirteen.PLAYERS, joker_thirteen.PLAYERS)),),
+    ),
+    Game(
+        "big-two", "Taiwanese Big Two", "台灣大老二", "big_two", _DECK52,
+        (RuleSet("taiwan", "Taiwanese Big Two (house rules)", "台灣大老二", "big-two/taiwan", (big_two.SEATS, big_two.SEATS)),),
+    ),
+    Game(
+        "ofc-classic", "Classic Open-Face Chinese Poker", "明牌十三張", "ofc_pineapple", _DECK52,
+        (_ofc(ofc_rules.CLASSIC),), text_domain="ofc-pineapple",
+    ),
+)  # fmt: skip
+GAME_BY_ID = {g.id: g for g in GAMES}
+
+
+def find_game(game_id: str) -> Game:
+    """A game by id (``KeyError`` when there is none), as python-chess's ``find_variant``."""
+    return GAME_BY_ID[game_id]
