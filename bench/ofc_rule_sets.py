@@ -81,8 +81,8 @@ def best_micros(step: Callable[[], object], loops: int) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", help="a git revision whose ofc_pineapple.py is timed beside today's default")
-    parser.add_argument("--loops", type=int, default=20000)
-    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--loops", type=int, default=100, help="calls per timed pass: short passes, so some fall between a neighbour's bursts")
+    parser.add_argument("--repeats", type=int, default=100, help="passes per cell, round-robin; the best counts")
     args = parser.parse_args(argv)
     columns: list[tuple[str, dict[str, Callable[[], object]]]] = []
     if args.before:

@@ -47,7 +47,12 @@ class Game:
 
     @property
     def players(self) -> tuple[int, int]:
-        """Fewest and most players over all its rule sets."""
+        """Fewest and most players of its default rule set (what ``GET /v1/games`` has always said)."""
+        return self.default.players
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        """Fewest and most players over all its rule sets (the contract's bounds)."""
         return min(r.players[0] for r in self.rule_sets), max(r.players[1] for r in self.rule_sets)
 
     @property

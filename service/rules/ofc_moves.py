@@ -75,6 +75,10 @@ class MovesProblem(StrEnum):
     ROW_TOO_FULL = "row_too_full"
 
 
+CODES = (MovesProblem,)
+"""The codes of this module's problems (a test checks each has its texts)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One legal move: the discarded cards, the placement by row and the board it makes."""
@@ -156,9 +160,6 @@ def _check(board: Board, dealt: tuple[Card, ...], schedule: Schedule) -> int:
     assert round_ is not None
     return round_
 
-
-CODES = (MovesProblem,)
-"""This module's code registries (tests/test_i18n.py finds every rules module's)."""
 
 
 __all__ = ["CLASSIC", "PINEAPPLE", "Move", "MoveList", "MovesProblem", "Schedule", "board_problems", "legal_moves"]

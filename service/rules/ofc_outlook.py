@@ -71,6 +71,10 @@ class OutlookProblem(StrEnum):
     NOT_ENOUGH_CARDS = "not_enough_cards"
 
 
+CODES = (OutlookProblem,)
+"""The codes of this module's problems (a test checks each has its texts)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """A royalty level of a row: its category, the rank for the top's pairs and trips, the royalty."""
@@ -553,9 +557,6 @@ def monte_carlo(board: Board, pool: Sequence[Card], seed: int, samples: int, sch
     p = fouls / samples if samples else 0.0
     return MonteCarlo(seed, samples, fouls, p, sqrt(p * (1 - p) / samples) if samples else 0.0)
 
-
-CODES = (OutlookProblem,)
-"""This module's code registries (tests/test_i18n.py finds every rules module's)."""
 
 
 __all__ = ["HOUSE_RULES", "OutlookRules", "DEFAULT_LIMIT", "MAX_LIMIT", "MAX_SAMPLES", "FantasylandOutlook", "Level", "LevelOutlook", "MonteCarlo", "Outlook", "OutlookProblem", "monte_carlo", "outlook", "place_by_policy", "policy_key"]

@@ -56,9 +56,11 @@ def test_service_reads_answer_200(client, path):
     assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_games_lists_the_three_games(client):
+def test_games_lists_the_four_games(client):
     games = client.get("/v1/games").get_json()["games"]
-    assert [(g["id"], g["players"]["min"], g["deck"]["cards"]) for g in games] == [("ofc-pineapple", 3, 52), ("joker-thirteen", 4, 68), ("big-two", 4, 52)]
+    assert [(g["id"], g["players"]["min"], g["deck"]["cards"]) for g in games] == [
+        ("ofc-pineapple", 3, 52), ("joker-thirteen", 4, 68), ("big-two", 4, 52), ("ofc-classic", 2, 52),
+    ]  # fmt: skip
 
 
 def test_pointer_escapes_slash_and_tilde():

@@ -119,7 +119,7 @@ def test_the_contract_names_each_games_rule_sets_and_player_bounds(game):
         assert resolve(COMPONENTS[name]["properties"]["rule_set"])["enum"] == [r.id for r in game.rule_sets], name
         players = COMPONENTS[name]["properties"].get("players")
         if players is not None:
-            assert (players["minItems"], players["maxItems"]) == game.players, name
+            assert (players["minItems"], players["maxItems"]) == game.seats, name
 
 
 def test_games_answer_is_the_registry(client):

@@ -286,3 +286,23 @@ def test_games_describes_each_rule_set_in_its_sources_own_words(client):
     assert all("范特西" in r["description"] for r in listed["ofc-pineapple"]["rule_sets"])
     english = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
     assert english["ofc-pineapple"]["rule_sets"][2]["description"] == "The house rules, except that staying in Fantasyland always gives 14 cards (Progressive)."
+
+
+def classic_record(boards: list[Board], dealer: int) -> list[dict]:
+    """A classic hand record: round 1 places each bottom, rounds 2-6 the middle card by card, 7-9 the top."""
+    seats = [(dealer + k) % len(boards) for k in range(1, len(boards) + 1)]
+    actions = [{"seat": s, "dealt": as_json(boards[s])["bottom"], "placement": {"bottom": as_json(boards[s])["bottom"]}} for s in seats]
+    for row, count in (("middle", 5), ("top", 3)):
+        for i in range(count):
+            actions += [{"seat": s, "dealt": [as_json(boards[s])[row][i]], "placement": {row: [as_json(boards[s])[row][i]]}} for s in seats]
+    return actions
+
+
+def test_api_classic_replays_a_two_player_record_of_nine_rounds(post):
+    """Round 1 then eight 1-card rounds, from the button's left, button last; scored when complete."""
+    boards = [THREAD["A"], THREAD["B"]]
+    status, body = post("ofc-classic/hands/validate", {"dealer": 1, "players": [{}, {}], "actions": classic_record(boards, 1)})
+    assert (status, body["legal"], body["violations"]) == (200, True, [])
+    assert [p["total"] for p in body["score"]["players"]] == [3, -3] and body["discards"] == []
+    status, body = post("ofc-classic/hands/validate", {"dealer": 0, "players": [{}, {}], "actions": classic_record(boards, 1)})
+    assert (status, body["legal"], body["violations"][0]["code"], body["violations"][0]["index"]) == (200, False, "out_of_turn", 0)
