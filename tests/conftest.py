@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from hypothesis import HealthCheck, settings
 
 from service.api import create_app
@@ -15,6 +16,14 @@ ROOT = Path(__file__).resolve().parents[1]
 settings.register_profile("default", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("fuzz", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("default")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every app's test client checks every answer against openapi.yaml (``tests/response_contract.py``):
+    its operation's response schema, and its violation and error codes against those the route declares."""
+    from tests.response_contract import ContractCheckingClient
+
+    Flask.test_client_class = ContractCheckingClient
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,7 @@ from service.api import big_two as big_two_api
 from service.api import create_app, i18n
 from service.api import joker_thirteen as joker_thirteen_api
 from service.api import ofc_pineapple as ofc_api
+from service.api.errors import SCHEMA_ERROR_CODES
 from service.api.limits import TOO_DEEP
 import service.rules
 from service.rules import big_two as b2
@@ -739,7 +740,8 @@ def test_every_code_answered_is_in_the_catalog(answered):
     for path, _, en, zh in answered:
         game = games.find_game(path.split("/")[2]).domain
         for (code, en_item), (_, zh_item) in zip(codes_in(en.get_json()), codes_in(zh.get_json())):
-            assert has_text(game, code), (path, code)
+            schema_error = "pointer" in en_item and code in SCHEMA_ERROR_CODES.values()  # texts: messages.SCHEMA
+            assert schema_error or has_text(game, code), (path, code)
             assert zh_item["message"] != en_item["message"], (path, code)
 
 

@@ -37,7 +37,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.config["DEBUG"] = False  # never reachable: a debugger would run code for anyone
     logging.getLogger("service").setLevel(app.config["LOG_LEVEL"])
-    app.url_map.strict_slashes = False
+    app.url_map.strict_slashes = True  # paths are exactly the contract's: /healthz/ is a 404 naming /healthz
     for blueprint in (meta.blueprint, docs.blueprint, *(game_blueprint(game) for game in GAMES)):
         app.register_blueprint(blueprint)
     register_error_handlers(app)

@@ -8,12 +8,13 @@ from marshmallow import fields, validate
 
 from service.api import i18n
 from service.api.common import (
-    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
+    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation, rule_codes,
 )  # fmt: skip
 from service.rules import big_two as b2
 from service.rules import big_two_plays
+from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType, InvalidPlay, MoveViolation, ProblemCode
+from service.rules.cards import NotationProblem
 from service.rules.games import Game
-from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
 
@@ -191,20 +192,28 @@ def game_record(record: b2.GameRecord) -> dict[str, Any]:
 
 # --- routes ------------------------------------------------------------------------------------------
 
+ERRORS = (*NotationProblem, *ProblemCode, *InvalidPlay)  # games/score refuses a finishing play that is no play
+"""The 422 ``errors`` codes of this game's operations, besides the request schema's."""
+RECORD_ONLY = {MoveViolation.NOT_YOUR_TURN, MoveViolation.ACTION_AFTER_GAME_END}
+MOVE_VIOLATIONS = [*InvalidPlay, *(v for v in MoveViolation if v not in RECORD_ONLY)]
+
 
 @blueprint.post("/plays/classify")
+@rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS)
 def plays_classify() -> Response:
     body = load_body(_classify)
     return answer(classification(b2.classify(body["cards"])))
 
 
 @blueprint.post("/plays/compare")
+@rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS)
 def plays_compare() -> Response:
     body = load_body(_compare)
     return answer(comparison(b2.compare(body["table"], body["play"])))
 
 
 @blueprint.post("/moves/validate")
+@rule_codes(b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS)
 def moves_validate() -> Response:
     body = load_body(_move_validate)
     action = Action(ActionType(body["action"]["type"]), tuple(body["action"]["cards"]))
@@ -212,6 +221,7 @@ def moves_validate() -> Response:
 
 
 @blueprint.post("/games/score")
+@rule_codes(b2.DOMAIN, errors=ERRORS)
 def games_score() -> Response:
     body = load_body(_score)
     winner = body["winner"]
@@ -220,6 +230,7 @@ def games_score() -> Response:
 
 
 @blueprint.post("/games/validate")
+@rule_codes(b2.DOMAIN, violations=[*InvalidPlay, *MoveViolation], errors=ERRORS)
 def games_validate() -> Response:
     body = load_body(_game_validate)
     actions = [Action(ActionType(a["type"]), tuple(a["cards"]), a["seat"]) for a in body["actions"]]
@@ -246,6 +257,7 @@ def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
 
 
 @blueprint.post("/plays/legal")
+@rule_codes(b2.DOMAIN, errors=(*ERRORS, *big_two_plays.PlaysProblem))
 def plays_legal() -> Response:
     body = load_body(_plays_legal)
     table = body["table"]

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import orjson
 from flask import Response, request
@@ -164,3 +165,30 @@ class StrictInteger(fields.Integer):
         if isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+# --- the codes an operation answers (docs/errors.md is generated from these) ----------------------------
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True, slots=True)
+class RuleCodes:
+    """What one operation may answer besides the request schema's own 422 codes: the ``code``s of its
+    ``violations`` (a 200 saying ``legal: false``) and of its 422 ``errors`` entries; ``domain`` is the
+    message catalog's domain that holds their texts (the game's)."""
+
+    domain: str
+    violations: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+
+
+def rule_codes(domain: str, *, violations: Iterable[str] = (), errors: Iterable[str] = ()) -> Callable[[View], View]:
+    """Declare, on a route, the codes it answers (``service/api/catalog.py`` lists them; the test client
+    checks every answer against them)."""
+
+    def declare(view: View) -> View:
+        view.rule_codes = RuleCodes(domain, tuple(dict.fromkeys(map(str, violations))), tuple(dict.fromkeys(map(str, errors))))  # type: ignore[attr-defined]
+        return view
+
+    return declare

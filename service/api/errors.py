@@ -6,26 +6,59 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from service.api import i18n
 from service.rules.errors import InvalidInputError
-from service.rules.messages import text as catalog_text
+from service.rules.messages import match, text as catalog_text
 
 PROBLEM_JSON = "application/problem+json"
+PROBLEM_URN = "urn:card-rules:problem:"
 PROBLEM_TYPES = {
-    400: "urn:card-rules:problem:malformed-json",
-    404: "urn:card-rules:problem:not-found",
-    405: "urn:card-rules:problem:method-not-allowed",
-    413: "urn:card-rules:problem:body-too-large",
-    415: "urn:card-rules:problem:unsupported-media-type",
-    422: "urn:card-rules:problem:invalid-input",
-    500: "urn:card-rules:problem:internal-error",
+    400: PROBLEM_URN + "malformed-json",
+    404: PROBLEM_URN + "not-found",
+    405: PROBLEM_URN + "method-not-allowed",
+    413: PROBLEM_URN + "body-too-large",
+    415: PROBLEM_URN + "unsupported-media-type",
+    422: PROBLEM_URN + "invalid-input",
+    500: PROBLEM_URN + "internal-error",
 }
+"""The problem types the application answers, by status. gunicorn's own refusals, before the application,
+may have more (``service.gunicorn_worker.PROBLEM_TYPES`` when it declares them); ``docs/errors.md`` and
+``openapi.yaml`` list every one (``service/api/catalog.py``, and a test that they are complete)."""
 TITLES = {status: catalog_text("http", f"title.{status}") for status in PROBLEM_TYPES}
 """The titles in English; answers carry them in the client's language (``i18n.title``)."""
+
+SCHEMA_ERROR_CODES = {
+    "unknown": "unknown_field",
+    "required": "required",
+    "null": "null",
+    "type": "wrong_type",
+    "root_type": "wrong_type",
+    "nested.type": "wrong_type",
+    "list.invalid": "wrong_type",
+    "string.invalid": "wrong_type",
+    "string.invalid_utf8": "wrong_type",
+    "integer.invalid": "wrong_type",
+    "number.invalid": "wrong_type",
+    "boolean.invalid": "wrong_type",
+    "length.equal": "wrong_length",
+    "length.between": "wrong_length",
+    "length.min": "wrong_length",
+    "length.max": "wrong_length",
+    "one_of": "not_one_of",
+    "range.between": "out_of_range",
+    "range.min": "out_of_range",
+    "range.max": "out_of_range",
+    "number.too_large": "out_of_range",
+    "validator_failed": "invalid_value",
+}
+"""The machine ``code`` of a 422 ``errors`` entry for each request-schema message (``messages.SCHEMA``); the
+rules core's problems and the game-specific schema checks carry their own codes (``LocalizedMessage``)."""
+INVALID = "invalid_value"  # a schema message the catalog does not know (a test keeps this unreachable)
+TOO_DEEP_CODE = "too_deep"
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +82,7 @@ def pointer(path: tuple[object, ...]) -> str:
 
 
 def marshmallow_errors(messages: Any, prefix: tuple[object, ...] = ()) -> Iterator[dict[str, str]]:
-    """Flatten marshmallow's nested messages into ``{"pointer", "message"}`` entries."""
+    """Flatten marshmallow's nested messages into ``{"pointer", "code", "message"}`` entries."""
     if isinstance(messages, dict):
         for key, sub in messages.items():
             yield from marshmallow_errors(sub, prefix if key == "_schema" else prefix + (key,))
@@ -57,7 +90,19 @@ def marshmallow_errors(messages: Any, prefix: tuple[object, ...] = ()) -> Iterat
         for message in messages:
             yield from marshmallow_errors(message, prefix)
     else:
-        yield {"pointer": pointer(prefix), "message": i18n.schema_message(messages)}
+        code, message = schema_error(messages, prefix)
+        yield {"pointer": pointer(prefix), "code": code, "message": message}
+
+
+def schema_error(message: Any, path: tuple[object, ...]) -> tuple[str, str]:
+    """(code, text in the answer's language) of one request-schema message at ``path``."""
+    if isinstance(message, i18n.LocalizedMessage):
+        return message.code, i18n.schema_message(message)
+    found = match(str(message), ("schema",))
+    key = found[1] if found else None
+    if key == "type" and not path:  # the body itself is not an object: say so, at the pointer ""
+        return SCHEMA_ERROR_CODES["root_type"], i18n.render("schema", "root_type", {}, catalog_text("schema", "root_type"))
+    return SCHEMA_ERROR_CODES.get(key or "", INVALID), i18n.schema_message(message)
 
 
 MAX_ERRORS = 100  # a pathological request could hold thousands; the first hundred locate the fault
@@ -75,7 +120,23 @@ def problem(status: int, detail: str, errors: list[dict[str, str]] | None = None
         "detail": detail,
         "errors": errors,
     }
-    return Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON)  # UTF-8, like every answer
+
+
+def not_found_detail(path: str) -> str:
+    """A 404's detail: where the operations are (``GET /v1/games``) and, for a path that only differs by a
+    trailing slash from one of ours, that path."""
+    bare = path.rstrip("/")
+    if bare and bare != path:
+        adapter = current_app.url_map.bind("localhost")
+        try:
+            adapter.match(bare, method="POST" if request.method == "POST" else "GET")
+        except HTTPException as found:
+            if found.code == 405:
+                return i18n.text("detail.trailing_slash", path=path, bare=bare)
+        else:
+            return i18n.text("detail.trailing_slash", path=path, bare=bare)
+    return i18n.text("detail.no_such_path", path=path[:200])
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -91,13 +152,19 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(InvalidInputError)
     def _impossible(error: InvalidInputError) -> Response:
-        errors = [{"pointer": pointer(p.path), "message": i18n.problem_message(p)} for p in error.problems]
+        errors = [{"pointer": pointer(p.path), "code": p.code, "message": i18n.problem_message(p)} for p in error.problems]
         return problem(422, i18n.join_errors("detail.impossible", errors), errors)
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:
         status = error.code or 500
-        response = problem(status, i18n.translate(error.description) if error.description else i18n.title(status))
+        if status == 404:
+            detail = not_found_detail(request.path)
+        elif status == 413:
+            detail = i18n.text("detail.too_large_bytes", limit=current_app.config["MAX_CONTENT_LENGTH"])
+        else:
+            detail = i18n.translate(error.description) if error.description else i18n.title(status)
+        response = problem(status, detail)
         if status == 405 and error.get_response().headers.get("Allow"):
             response.headers["Allow"] = error.get_response().headers["Allow"]
         return response

@@ -229,6 +229,7 @@ def join_errors(key: str, errors: Iterable[Mapping[str, str]], lang: str | None 
     """A 422's ``detail``: ``key``'s text around every error as ``pointer: message``."""
     lang = lang or language()
     listed = messages.MESSAGE_SEPARATOR[lang].join(
-        messages.render("http", "detail.error", {"pointer": e["pointer"] or "/", "message": e["message"]}, lang) for e in errors
+        messages.render("http", "detail.error" if e["pointer"] else "detail.error_root", {"pointer": e["pointer"], "message": e["message"]}, lang)
+        for e in errors
     )
     return text(key, lang, errors=listed)

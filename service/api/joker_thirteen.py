@@ -10,12 +10,13 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
-from service.api.common import CardField, StrictSchema, answer, card_texts, hand_value, load_body, violation
+from service.api.common import CardField, StrictSchema, answer, card_texts, hand_value, load_body, rule_codes, violation
 from service.rules import joker_thirteen as j13
 from service.rules.games import Game
 from service.rules.cards import CARD_BY_TEXT, JOKER, JOKER_TEXT, Card
 from service.rules.hand_value import HandValue
-from service.rules.joker_thirteen import DUNS, Arrangement, Dun
+from service.rules.cards import NotationProblem
+from service.rules.joker_thirteen import DUNS, Arrangement, ArrangementViolation, Dun, ProblemCode
 
 blueprint = Blueprint("joker_thirteen", __name__, url_prefix="/v1/joker-thirteen")
 
@@ -175,8 +176,12 @@ def round_score(score: j13.RoundScore) -> dict[str, Any]:
 
 # --- routes ------------------------------------------------------------------------------------------
 
+ERRORS = (*NotationProblem, *ProblemCode, *ArrangementViolation)  # rounds/score refuses what validate answers
+"""The 422 ``errors`` codes of this game's operations, besides the request schema's."""
+
 
 @blueprint.post("/duns/evaluate")
+@rule_codes(j13.DOMAIN, errors=ERRORS)
 def duns_evaluate() -> Response:
     body = load_body(_dun_evaluate)
     dun = Dun(body["dun"])
@@ -184,6 +189,7 @@ def duns_evaluate() -> Response:
 
 
 @blueprint.post("/duns/compare")
+@rule_codes(j13.DOMAIN, errors=ERRORS)
 def duns_compare() -> Response:
     body = load_body(_dun_compare)
     dun = Dun(body["dun"])
@@ -192,12 +198,14 @@ def duns_compare() -> Response:
 
 
 @blueprint.post("/arrangements/validate")
+@rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS)
 def arrangements_validate() -> Response:
     body = load_body(_arrangement_validate)
     return answer(arrangement_result(j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"])))
 
 
 @blueprint.post("/rounds/score")
+@rule_codes(j13.DOMAIN, errors=ERRORS)
 def rounds_score() -> Response:
     body = load_body(_round_score)
     players = [Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in body["players"]]

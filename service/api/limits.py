@@ -12,7 +12,7 @@ from typing import Any
 from flask import Request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from service.api.errors import ApiProblem
+from service.api.errors import TOO_DEEP_CODE, ApiProblem
 
 MAX_JSON_DEPTH = 32  # arrays and objects; the request examples of the contract nest at most 5 levels
 
@@ -57,7 +57,7 @@ def read_body(req: Request) -> bytes:
 
 
 def too_deep() -> ApiProblem:
-    return ApiProblem(422, TOO_DEEP, [{"pointer": "", "message": TOO_DEEP}])
+    return ApiProblem(422, TOO_DEEP, [{"pointer": "", "code": TOO_DEEP_CODE, "message": TOO_DEEP}])
 
 
 def nesting_depth_exceeds(raw: bytes, body: Any, limit: int = MAX_JSON_DEPTH) -> bool:

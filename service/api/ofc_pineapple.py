@@ -12,15 +12,16 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response
-from marshmallow import ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import ValidationError, fields, post_load, validate
 
 from service.api import i18n
 from service.api.common import (
-    FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation,
+    FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
 from service.rules import ofc_pineapple as ofc
+from service.rules.cards import NotationProblem
 from service.rules.games import GAMES, Game
-from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, Row
+from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
@@ -63,9 +64,12 @@ class PartialBoard(StrictSchema):
 
 
 class Placement(StrictSchema):
-    top = card_list(0, 3, load_default=list)
-    middle = card_list(0, 5, load_default=list)
-    bottom = card_list(0, 5, load_default=list)
+    """Each row holds at most what a deal can (17 cards), not what the row can: a row placed too full is a
+    rule broken (``row_overflow``, a 200 violation), not a malformed request (ruling S2)."""
+
+    top = card_list(0, MAX_DEALT, load_default=list)
+    middle = card_list(0, MAX_DEALT, load_default=list)
+    bottom = card_list(0, MAX_DEALT, load_default=list)
 
     @post_load
     def _rows(self, data: dict[str, Any], **kwargs: Any) -> dict[Row, tuple]:
@@ -145,6 +149,30 @@ SHARED_SCHEMAS = [CompleteBoard, PartialBoard, Placement, FantasylandState, TopR
 # --- schemas of one game: its rule sets bound the rest ------------------------------------------------
 
 
+class PlayerList(fields.List):
+    """The players of a hand: as many as the rule set the request names allows (the default's when it names
+    none or one the game lacks), checked once the list has loaded, as a length validator would, with its
+    message; the declared bound is the widest of the game's rule sets (the contract's)."""
+
+    def __init__(self, inner: fields.Field, rule_sets: dict[str, OfcRules], default: OfcRules, **kwargs: Any):
+        widest = validate.Length(min=min(r.players[0] for r in rule_sets.values()), max=max(r.players[1] for r in rule_sets.values()))
+        super().__init__(inner, validate=widest, **kwargs)
+        self.checks = {name: self._length(rules) for name, rules in rule_sets.items()}
+        self.default_check = self._length(default)
+
+    @staticmethod
+    def _length(rules: OfcRules) -> validate.Length:
+        low, high = rules.players
+        return validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+        loaded = super()._deserialize(value, attr, data, **kwargs)
+        named = data.get("rule_set") if isinstance(data, dict) else None
+        check = self.checks.get(named, self.default_check) if type(named) is str else self.default_check
+        check(loaded)
+        return loaded
+
+
 def _round_field(game: Game) -> type[fields.Field]:
     rounds = max(r.rules.rounds for r in game.rule_sets)
     fantasyland = any(r.rules.has_fantasyland for r in game.rule_sets)
@@ -175,21 +203,8 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
     def royalties() -> fields.Field:
         return fields.Nested(RoyaltyTables)
 
-    class Seated(StrictSchema):
-        """A request with ``players``: their number is the named rule set's (checked once the list loaded,
-        as a length validator would, with its message)."""
-
-        @validates_schema(skip_on_field_errors=False)
-        def _player_count(self, data: dict[str, Any], **kwargs: Any) -> None:
-            players = data.get("players")
-            if players is None:
-                return
-            low, high = rule_sets.get(data.get("rule_set"), default).players
-            check = validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
-            try:
-                check(players)
-            except ValidationError as error:
-                raise ValidationError({"players": error.messages}) from None
+    def players(inner: fields.Field) -> fields.Field:
+        return PlayerList(inner, rule_sets, default, required=True)
 
     def schema(name: str, base: type, **declared: Any) -> type[StrictSchema]:
         return type(prefix + name, (base,), declared)
@@ -243,15 +258,15 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
             discard=card_list(0, MAX_DEALT, load_default=list), seen=card_list(0, 52, load_default=list), rule_set=rule_set(),
         ),
         "HandScoreRequest": schema(
-            "HandScoreRequest", Seated,
-            players=fields.List(FastNested(ScoredPlayer), required=True), rule_set=rule_set(), royalties=royalties(),
+            "HandScoreRequest", StrictSchema,
+            players=players(FastNested(ScoredPlayer)), rule_set=rule_set(), royalties=royalties(),
             fast_load=staticmethod(hand_score_fast_load),
         ),
         "RecordAction": record_action,
         "HandValidateRequest": schema(
-            "HandValidateRequest", Seated,
+            "HandValidateRequest", StrictSchema,
             dealer=StrictInteger(required=True, validate=validate.Range(0, most - 1)),
-            players=fields.List(fields.Nested(RecordPlayer), required=True),
+            players=players(fields.Nested(RecordPlayer)),
             actions=fields.List(fields.Nested(record_action), required=True, validate=validate.Length(max=MAX_ACTIONS)),
             rule_set=rule_set(), royalties=royalties(),
         ),
@@ -332,6 +347,17 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
 
 # --- routes: one blueprint per OFC game of the registry -------------------------------------------------
 
+ERRORS = (*NotationProblem, *ProblemCode, "invalid_round")
+"""The 422 ``errors`` codes of this game's operations, besides the request schema's."""
+RECORD_ONLY = {MoveViolation.RECORD_INCOMPLETE, MoveViolation.ACTION_AFTER_HAND_END, MoveViolation.OUT_OF_TURN, MoveViolation.CARD_DEALT_TWICE}
+MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
+
+
+ERRORS = tuple(dict.fromkeys((*NotationProblem, *ProblemCode, "invalid_round")))
+"""The 422 ``errors`` codes of the OFC operations, besides the request schema's."""
+RECORD_ONLY = {MoveViolation.RECORD_INCOMPLETE, MoveViolation.ACTION_AFTER_HAND_END, MoveViolation.OUT_OF_TURN, MoveViolation.CARD_DEALT_TWICE}
+MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
+
 
 def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Blueprint:
     """The six operations of ``game`` under its base path, each applying the rule set a request names."""
@@ -343,12 +369,14 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     hand_score_request, hand_validate = schemas["HandScoreRequest"](), schemas["HandValidateRequest"]()
 
     @bp.post("/rows/evaluate")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS)
     def rows_evaluate() -> Response:
         body = load_body(row_evaluate)
         rules = effective_rules(game_rules, default, body)
         return answer(say_rules(body, rules, row_value(ofc.evaluate_row(Row(body["row"]), body["cards"], ("cards",), rules))))
 
     @bp.post("/rows/compare")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS)
     def rows_compare() -> Response:
         body = load_body(row_compare)
         rules = effective_rules(game_rules, default, body)
@@ -356,12 +384,14 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         return answer(say_rules(body, rules, {"winner": result, "a": row_value(a), "b": row_value(b)}))
 
     @bp.post("/boards/evaluate")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS)
     def boards_evaluate() -> Response:
         body = load_body(board_evaluate)
         rules = effective_rules(game_rules, default, body)
         return answer(say_rules(body, rules, board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules))))
 
     @bp.post("/moves/validate")
+    @rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS)
     def moves_validate() -> Response:
         body = load_body(move_validate)
         rules = effective_rules(game_rules, default, body)
@@ -373,6 +403,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         }))  # fmt: skip
 
     @bp.post("/hands/score")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS)
     def hands_score() -> Response:
         body = load_body(hand_score_request)
         rules = effective_rules(game_rules, default, body)
@@ -380,6 +411,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         return answer(say_rules(body, rules, hand_score(score)))
 
     @bp.post("/hands/validate")
+    @rule_codes(ofc.DOMAIN, violations=MoveViolation, errors=ERRORS)
     def hands_validate() -> Response:
         body = load_body(hand_validate)
         rules = effective_rules(game_rules, default, body)
@@ -466,12 +498,14 @@ def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSc
     moves_legal_request, outlook_request = schemas["MovesLegalRequest"](), schemas["OutlookRequest"]()
 
     @bp.post("/moves/legal")
+    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem))
     def moves_legal() -> Response:
         body = load_body(moves_legal_request)
         rules = effective_rules(game_rules, default, body)
         return answer(say_rules(body, rules, move_list(ofc_moves.legal_moves(body["board"], body["dealt"], rules))))
 
     @bp.post("/boards/outlook")
+    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem))
     def boards_outlook() -> Response:
         body = load_body(outlook_request)
         rules = effective_rules(game_rules, default, body)

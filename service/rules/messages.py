@@ -421,9 +421,22 @@ HTTP: dict[str, Text] = {
     "detail.schema": T("The request does not match the schema: {errors}", "請求內容不符合結構定義：{errors}"),
     "detail.impossible": T("The request cannot be computed: {errors}", "請求內容無法計算：{errors}"),
     "detail.error": T("{pointer}: {message}", "{pointer}：{message}"),
+    "detail.error_root": T('"" (the body): {message}', '""（整個請求內容）：{message}'),
     "detail.truncated": T(
         "{count} problems; the first {listed} are listed. ",
         "共 {count} 個問題，只列出前 {listed} 個。",
+    ),
+    "detail.too_large_bytes": T(
+        "The request body is larger than the limit of {limit} bytes.",
+        "請求內容超過上限 {limit} 位元組。",
+    ),
+    "detail.no_such_path": T(
+        "There is no operation at {path}. GET /v1/games lists the games and their base paths; every operation is in /openapi.json.",
+        "{path} 沒有任何操作。GET /v1/games 列出各個遊戲與其基本路徑；所有操作都在 /openapi.json。",
+    ),
+    "detail.trailing_slash": T(
+        "There is no operation at {path}: paths have no trailing slash; use {bare}.",
+        "{path} 沒有任何操作：路徑結尾不加斜線，請用 {bare}。",
     ),
     "detail.internal": T(
         "The service failed to answer this request; it has been logged.",
@@ -446,6 +459,77 @@ HTTP: dict[str, Text] = {
     "detail.too_large": T(
         "The data value transmitted exceeds the capacity limit.",
         "傳送的資料超過服務接受的大小上限。",
+    ),
+    # what each problem type means (docs/errors.md); gunicorn's own refusals included
+    "problem.malformed-json": T(
+        "The body is not valid JSON, or a chunked body could not be read to its end.",
+        "請求內容不是有效的 JSON，或分塊傳送的內容無法完整讀取。",
+    ),
+    "problem.not-found": T(
+        "No operation at this path (paths have no trailing slash); GET /v1/games lists the games.",
+        "這個路徑沒有任何操作（路徑結尾不加斜線）；GET /v1/games 列出各個遊戲。",
+    ),
+    "problem.method-not-allowed": T(
+        "The path exists, not with this method; the Allow header names its methods.",
+        "路徑存在，但不接受這個 HTTP 方法；Allow 標頭列出可用的方法。",
+    ),
+    "problem.body-too-large": T(
+        "The body is larger than the limit, which the detail gives in bytes; the connection closes.",
+        "請求內容超過上限（detail 以位元組說明上限）；連線會關閉。",
+    ),
+    "problem.unsupported-media-type": T(
+        "The body is not sent as Content-Type: application/json.",
+        "請求內容不是以 Content-Type: application/json 傳送。",
+    ),
+    "problem.invalid-input": T(
+        "The body does not match the operation's schema or cannot be computed; errors locates each cause, with its code.",
+        "請求內容不符合操作的結構定義，或無法計算；errors 指出每個原因與其代碼。",
+    ),
+    "problem.internal-error": T(
+        "A fault of the service, logged with the request ID; never the client's.",
+        "服務本身的錯誤，已連同請求 ID 記錄；不是用戶端的問題。",
+    ),
+    "problem.malformed-request": T(
+        "The HTTP request itself is malformed (refused by the server before the application).",
+        "HTTP 請求本身格式錯誤（在進入應用程式之前就被伺服器拒絕）。",
+    ),
+    "problem.forbidden": T("The server refuses this request.", "伺服器拒絕這個請求。"),
+    "problem.request-timeout": T(
+        "The request's head or body did not arrive in time; the connection closes.",
+        "請求的標頭或內容沒有及時送達；連線會關閉。",
+    ),
+    "problem.request-line-too-long": T(
+        "The request line (method, path, version) is longer than the server accepts.",
+        "請求行（方法、路徑、版本）超過伺服器接受的長度。",
+    ),
+    "problem.expectation-failed": T("The Expect header cannot be met.", "無法滿足 Expect 標頭的要求。"),
+    "problem.headers-too-large": T(
+        "Too many header fields, or one too long.",
+        "標頭欄位太多，或其中一個太長。",
+    ),
+    "problem.not-implemented": T(
+        "The request uses an HTTP feature the server does not implement (such as a transfer coding).",
+        "請求使用了伺服器沒有實作的 HTTP 功能（例如某種傳輸編碼）。",
+    ),
+    "problem.overloaded": T(
+        "The server is too busy to answer in time; retry after Retry-After seconds.",
+        "伺服器太忙，無法及時回答；請在 Retry-After 秒後重試。",
+    ),
+    # what each request-schema error code means (docs/errors.md)
+    "error.unknown_field": T("A field the schema does not have.", "結構定義中沒有這個欄位。"),
+    "error.required": T("A required field is missing.", "缺少必填欄位。"),
+    "error.null": T("null where a value is needed.", "這裡需要一個值，不能是 null。"),
+    "error.wrong_type": T(
+        "A value of the wrong JSON type (a string for a number, an object for a list; at the pointer \"\", a body that is not an object).",
+        "JSON 型別錯誤（該是數字卻是字串、該是陣列卻是物件；指標為 \"\" 時：請求內容不是物件）。",
+    ),
+    "error.wrong_length": T("A list with more or fewer items than the schema allows.", "陣列的項目數超出結構定義允許的範圍。"),
+    "error.not_one_of": T("A value that is not one of the allowed values.", "值不是允許的選項之一。"),
+    "error.out_of_range": T("A number outside its allowed range.", "數字超出允許的範圍。"),
+    "error.invalid_value": T("A value the schema refuses.", "結構定義不接受這個值。"),
+    "error.too_deep": T(
+        "The body nests arrays and objects deeper than 32 levels.",
+        "請求內容的陣列與物件巢狀超過 32 層。",
     ),
     "games.ofc-pineapple.deck": T("one standard 52-card deck", "一副 52 張撲克牌，沒有鬼牌"),
     "games.ofc-classic.deck": T("one standard 52-card deck", "一副 52 張撲克牌，沒有鬼牌"),
@@ -487,6 +571,7 @@ HTTP: dict[str, Text] = {
 SCHEMA: dict[str, Text] = {
     "unknown": T("Unknown field.", "未知的欄位"),
     "type": T("Invalid input type.", "輸入的型別無效"),
+    "root_type": T("Must be a JSON object.", "必須是 JSON 物件"),
     "required": T("Missing data for required field.", "缺少必填欄位"),
     "null": T("Field may not be null.", "這個欄位不能是 null"),
     "validator_failed": T("Invalid value.", "值無效"),

@@ -41,12 +41,122 @@ def test_too_large_body_is_413(client, app):
 
 def test_unknown_field_is_422_naming_it(client):
     body = assert_problem(client.post("/v1/ofc-pineapple/rows/evaluate", json={"row": "top", "cards": ["As", "Ks", "Qs"], "colour": "red"}), 422)
-    assert body["errors"] == [{"pointer": "/colour", "message": "Unknown field."}]
+    assert body["errors"] == [{"pointer": "/colour", "code": "unknown_field", "message": "Unknown field."}]
 
 
 def test_body_not_an_object_is_422_at_the_root(client):
     body = assert_problem(client.post("/v1/ofc-pineapple/rows/evaluate", json=["As"]), 422)
-    assert body["errors"][0]["pointer"] == ""
+    assert body["errors"] == [{"pointer": "", "code": "wrong_type", "message": "Must be a JSON object."}]
+    assert body["detail"] == 'The request does not match the schema: "" (the body): Must be a JSON object.'
+    assert "/:" not in body["detail"]
+
+
+def test_body_not_an_object_in_chinese_names_the_whole_body(client):
+    response = client.post("/v1/big-two/plays/classify", json="As", headers={"Accept-Language": "zh-TW"})
+    body = assert_problem(response, 422)
+    assert body["errors"] == [{"pointer": "", "code": "wrong_type", "message": "必須是 JSON 物件"}]
+    assert body["detail"] == '請求內容不符合結構定義：""（整個請求內容）：必須是 JSON 物件'
+
+
+# --- a machine code on every 422 error: a client tells the causes apart without reading text ------------
+
+ROW = "/v1/ofc-pineapple/rows/evaluate"
+
+
+@pytest.mark.parametrize(("body", "errors"), [
+    ({"row": "top", "cards": ["As", "Ks", "Xx"]}, [("/cards/2", "not_a_card")]),
+    ({"row": "top", "cards": ["As", "Ks", "JK"]}, [("/cards/2", "joker_not_allowed")]),
+    ({"row": "top", "cards": ["As", "Ks", "As"]}, [("/cards/2", "duplicate_card")]),
+    ({"row": "top", "cards": ["As", "Ks"]}, [("/cards", "wrong_length")]),
+    ({"row": "top", "cards": ["As", "Ks", "Qs", "Js", "Ts"]}, [("/cards", "wrong_row_size")]),
+    ({"row": "top"}, [("/cards", "required")]),
+    ({"row": "top", "cards": None}, [("/cards", "null")]),
+    ({"row": "top", "cards": "As Ks Qs"}, [("/cards", "wrong_type")]),
+    ({"row": "side", "cards": ["As", "Ks", "Qs"]}, [("/row", "not_one_of")]),
+    ({"row": "top", "cards": ["As", "Ks", "Qs"], "colour": "red"}, [("/colour", "unknown_field")]),
+    ({"row": 3, "cards": ["As", 7, "Qs"]}, [("/row", "wrong_type"), ("/cards/1", "not_a_card")]),
+])  # fmt: skip
+def test_every_422_error_has_a_machine_code(client, body, errors):
+    answer = assert_problem(client.post(ROW, json=body), 422)
+    assert sorted((e["pointer"], e["code"]) for e in answer["errors"]) == sorted(errors)
+    chinese = client.post(ROW, json=body, headers={"Accept-Language": "zh-TW"}).get_json()
+    assert [(e["pointer"], e["code"]) for e in chinese["errors"]] == [(e["pointer"], e["code"]) for e in answer["errors"]]
+    assert [e["message"] for e in chinese["errors"]] != [e["message"] for e in answer["errors"]]
+
+
+@pytest.mark.parametrize(("path", "body", "pointer", "code"), [
+    ("/v1/big-two/games/score", {"base": 0, "winner": {"last_play": ["3c"], "grand_slam": False}, "losers": []}, "/base", "out_of_range"),
+    ("/v1/big-two/plays/classify", {"cards": ["3c", True]}, "/cards/1", "not_a_card"),
+    ("/v1/ofc-pineapple/moves/validate", {"board": {}, "round": 7, "dealt": ["As"], "placement": {}}, "/round", "invalid_round"),
+    ("/v1/joker-thirteen/duns/evaluate", {"dun": "head", "cards": ["As", "As", "As"]}, "/cards/2", "duplicate_card"),
+    ("/v1/ofc-pineapple/boards/evaluate", {"board": {"top": ["As"] * 3, "middle": [], "bottom": []}, "fantasyland": {"active": "yes"}}, "/fantasyland/active", "wrong_type"),
+])  # fmt: skip
+def test_422_codes_in_every_game(client, path, body, pointer, code):
+    answer = assert_problem(client.post(path, json=body), 422)
+    assert (pointer, code) in [(e["pointer"], e["code"]) for e in answer["errors"]]
+
+
+def test_too_deep_body_has_its_code(client):
+    answer = assert_problem(client.post(ROW, data="[" * 40 + "]" * 40, content_type="application/json"), 422)
+    assert [(e["pointer"], e["code"]) for e in answer["errors"]] == [("", "too_deep")]
+
+
+# --- UTF-8 problems, the limit in bytes, where to look after a 404, trailing slashes ---------------------
+
+
+def test_problem_bodies_are_utf8_not_escaped(client):
+    response = client.post(ROW, json={"row": "top", "cards": ["As", "Ks", "Qs", "Js", "Ts"]}, headers={"Accept-Language": "zh-TW"})
+    raw = response.get_data()
+    assert "頭道剛好是 3 張".encode() in raw and b"\\u" not in raw
+    assert response.get_json()["title"] == "輸入無效"
+
+
+def test_413_says_the_limit_in_bytes(client, app):
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    body = assert_problem(client.post(ROW, data="[" + " " * limit + "]", content_type="application/json"), 413)
+    assert body["type"] == "urn:card-rules:problem:body-too-large"
+    assert body["detail"] == f"The request body is larger than the limit of {limit} bytes."
+    zh = client.post(ROW, data="[" + " " * limit + "]", content_type="application/json", headers={"Accept-Language": "zh-TW"})
+    assert zh.get_json()["detail"] == f"請求內容超過上限 {limit} 位元組。"
+
+
+def test_413_names_a_configured_limit():
+    from service.api import create_app
+
+    small = create_app({"TESTING": True, "MAX_CONTENT_LENGTH": 100}).test_client()
+    body = assert_problem(small.post(ROW, data="[" + " " * 100 + "]", content_type="application/json"), 413)
+    assert "100 bytes" in body["detail"]
+
+
+def test_404_points_to_the_list_of_games(client):
+    body = assert_problem(client.get("/v1/no-such-game/rows/evaluate"), 404)
+    assert body["type"] == "urn:card-rules:problem:not-found"
+    assert "GET /v1/games" in body["detail"] and "/v1/no-such-game/rows/evaluate" in body["detail"]
+    zh = client.get("/nothing", headers={"Accept-Language": "zh-TW"}).get_json()
+    assert "GET /v1/games" in zh["detail"] and "沒有任何操作" in zh["detail"]
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("get", "/healthz/"), ("get", "/v1/games/"), ("get", "/openapi.json/"),
+    ("post", "/v1/ofc-pineapple/rows/evaluate/"), ("post", "/v1/big-two/plays/classify/"),
+    ("post", "/v1/joker-thirteen/duns/evaluate/"),
+])  # fmt: skip
+def test_a_trailing_slash_is_404_naming_the_path_without_it(client, method, path):
+    """Paths are exactly the contract's (README, "Paths"): one spelling, no redirect, no second answer."""
+    response = getattr(client, method)(path, json={"row": "top", "cards": ["As", "Ks", "Qs"]})
+    body = assert_problem(response, 404)
+    assert body["detail"] == f"There is no operation at {path}: paths have no trailing slash; use {path.rstrip('/')}."
+    assert "Location" not in response.headers
+    assert getattr(client, method)(path.rstrip("/"), json={"row": "top", "cards": ["As", "Ks", "Qs"]}).status_code != 404
+
+
+def test_trailing_slash_rule_is_in_the_readme_and_the_contract():
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "### Paths" in readme and "trailing slash" in readme[readme.index("### Paths"):]
+    spec = (ROOT / "openapi.yaml").read_text(encoding="utf-8")
+    assert "trailing slash" in spec
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/v1/games", "/openapi.yaml", "/openapi.json"])

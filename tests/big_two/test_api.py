@@ -344,7 +344,7 @@ def test_score_card_twice_across_hands_is_422_at_the_second_copy(post):
     losers = [{"cards": ["3c", "7d", "Jh"]}, {"cards": ["Jh", "4d"]}, {"cards": ["5d"]}]
     status, body = post("big-two/games/score", with_(WORKED, losers=losers))
     assert status == 422
-    assert body["errors"] == [{"pointer": "/losers/1/cards/0", "message": "Jh appears more often than the deck holds it (once)"}]
+    assert body["errors"] == [{"pointer": "/losers/1/cards/0", "code": "duplicate_card", "message": "Jh appears more often than the deck holds it (once)"}]
 
 
 def test_score_card_in_the_last_play_and_a_losers_hand_is_422(post):
@@ -356,13 +356,13 @@ def test_score_card_in_the_last_play_and_a_losers_hand_is_422(post):
 def test_score_last_play_that_is_no_play_is_422_with_the_reason(post):
     status, body = post("big-two/games/score", with_(WORKED, winner={"last_play": ["Ks", "Ah"], "grand_slam": False}))
     assert status == 422
-    assert body["errors"] == [{"pointer": "/winner/last_play", "message": "two cards are a play only as a pair of one rank"}]
+    assert body["errors"] == [{"pointer": "/winner/last_play", "code": "not_a_combination", "message": "two cards are a play only as a pair of one rank"}]
 
 
 def test_score_grand_slam_while_a_loser_has_played_is_422(post):
     status, body = post("big-two/games/score", with_(WORKED, winner={"last_play": ["2s", "2h"], "grand_slam": True}))
     assert status == 422
-    assert body["errors"] == [{"pointer": "/winner/grand_slam", "message": "in a grand slam no loser has played a card, so each holds 13"}]
+    assert body["errors"] == [{"pointer": "/winner/grand_slam", "code": "grand_slam_impossible", "message": "in a grand slam no loser has played a card, so each holds 13"}]
 
 
 @pytest.mark.parametrize(
@@ -466,7 +466,7 @@ def test_validate_card_dealt_twice_is_422_at_the_second_copy(post):
     hands[2][5] = "8D"  # seat 0 holds 8d: the four hands are no longer one deck
     status, body = post("big-two/games/validate", record([], hands))
     assert status == 422
-    assert body["errors"] == [{"pointer": "/hands/2/5", "message": "8d appears more often than the deck holds it (once)"}]
+    assert body["errors"] == [{"pointer": "/hands/2/5", "code": "duplicate_card", "message": "8d appears more often than the deck holds it (once)"}]
 
 
 @pytest.mark.parametrize(

@@ -179,7 +179,7 @@ def test_compare_hands_may_share_cards_but_each_is_checked_against_the_deck(post
 def test_compare_wrong_size_for_the_dun_is_422_at_the_hand(post):
     status, body = post("joker-thirteen/duns/compare", {"dun": "head", "a": ["As", "Ks", "Qs"], "b": ["As", "Ks", "Qs", "Js"]})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/b", "message": "the head holds exactly 3 cards, not 4"}]
+    assert body["errors"] == [{"pointer": "/b", "code": "wrong_head_size", "message": "the head holds exactly 3 cards, not 4"}]
 
 
 # ---- duns/evaluate: impossible input --------------------------------------------------------------------
@@ -188,7 +188,7 @@ def test_compare_wrong_size_for_the_dun_is_422_at_the_hand(post):
 def test_a_spade_three_times_is_422_at_the_third_copy(post):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": "tail", "cards": ["As", "as", "A♠", "Kd", "Qd"]})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards/2", "message": "As appears more often than the deck holds it (2 times)"}]
+    assert body["errors"] == [{"pointer": "/cards/2", "code": "duplicate_card", "message": "As appears more often than the deck holds it (2 times)"}]
 
 
 def test_a_spade_twice_is_a_pair_flush_not_an_error(post):
@@ -199,7 +199,7 @@ def test_a_spade_twice_is_a_pair_flush_not_an_error(post):
 def test_a_non_spade_twice_is_422_at_the_second_copy(post):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": "middle", "cards": ["Ah", "Kd", "AH", "Qd", "Jc"]})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards/2", "message": "Ah appears more often than the deck holds it (once)"}]
+    assert body["errors"] == [{"pointer": "/cards/2", "code": "duplicate_card", "message": "Ah appears more often than the deck holds it (once)"}]
 
 
 def test_four_jokers_in_one_dun_is_422_at_the_fourth(post):
@@ -212,7 +212,7 @@ def test_wrong_dun_size_is_422_at_cards(post, dun, cards):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": dun, "cards": cards.split()})
     size = 3 if dun == "head" else 5
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards", "message": f"the {dun} holds exactly {size} cards, not {len(cards.split())}"}]
+    assert body["errors"] == [{"pointer": "/cards", "code": f"wrong_{dun}_size", "message": f"the {dun} holds exactly {size} cards, not {len(cards.split())}"}]
 
 
 @pytest.mark.parametrize("body", [{"dun": "top", "cards": ["As", "Ks", "Qs"]}, {"dun": "head", "cards": ["As", "Ks"]}, {"dun": "head", "cards": ["As", "Ks", "Qs", "Js", "Ts", "9s"]}])
@@ -307,7 +307,7 @@ def test_rounds_score_four_jokers_across_the_table_is_422_at_the_fourth(post):
         p["tail"] = ["JK", f"T{suit}", f"J{suit}", f"Q{suit}", f"K{suit}"]  # a joker for each 9: four jokers
     status, body = post("joker-thirteen/rounds/score", {"players": players})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/players/3/tail/0", "message": "JK appears more often than the deck holds it (3 times)"}]
+    assert body["errors"] == [{"pointer": "/players/3/tail/0", "code": "duplicate_card", "message": "JK appears more often than the deck holds it (3 times)"}]
 
 
 def test_rounds_score_fourth_joker_counted_in_the_hands_when_given(post):
@@ -343,7 +343,7 @@ def test_rounds_score_placed_card_not_in_the_hand_is_422(post):
     players[1]["head"] = ["8c", "8s", "6h"]  # 6h is 丁's, not in 乙's hand
     status, body = post("joker-thirteen/rounds/score", {"players": players})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/players/1/head/2", "message": "6h is not in the hand"}]
+    assert body["errors"] == [{"pointer": "/players/1/head/2", "code": "card_not_in_hand", "message": "6h is not in the hand"}]
 
 
 def test_rounds_score_xianggong_cannot_be_scored(post):
@@ -351,7 +351,7 @@ def test_rounds_score_xianggong_cannot_be_scored(post):
     players[2]["head"], players[2]["middle"] = ["7h", "7d", "Ah"], ["5d", "5h", "2h", "3c", "4c"]  # pair 7 over pair 5
     status, body = post("joker-thirteen/rounds/score", {"players": players})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/players/2/head", "message": "相公: the head must be strictly smaller than the middle (kickers included)"}]
+    assert body["errors"] == [{"pointer": "/players/2/head", "code": "head_not_below_middle", "message": "相公: the head must be strictly smaller than the middle (kickers included)"}]
 
 
 def test_rounds_score_middle_above_tail_cannot_be_scored(post):
@@ -366,7 +366,7 @@ def test_rounds_score_needs_exactly_four_players(post, count):
     players = ([seat(*row) for row in WORKED] * 2)[:count]
     status, body = post("joker-thirteen/rounds/score", {"players": players})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/players", "message": "Length must be 4."}]
+    assert body["errors"] == [{"pointer": "/players", "code": "wrong_length", "message": "Length must be 4."}]
 
 
 def test_rounds_score_wrong_dun_size_is_422_at_the_dun(post):
@@ -376,8 +376,8 @@ def test_rounds_score_wrong_dun_size_is_422_at_the_dun(post):
     status, body = post("joker-thirteen/rounds/score", {"players": players})
     assert status == 422
     assert body["errors"] == [
-        {"pointer": "/players/1/head", "message": "Length must be 3."},
-        {"pointer": "/players/3/hand", "message": "Length must be 17."},
+        {"pointer": "/players/1/head", "code": "wrong_length", "message": "Length must be 3."},
+        {"pointer": "/players/3/hand", "code": "wrong_length", "message": "Length must be 17."},
     ]
 
 
@@ -443,4 +443,4 @@ def test_wrong_dun_size_is_422_naming_the_dun(post, dun, cards, name):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": dun, "cards": cards.split()}, headers=ZH)
     size = 3 if dun == "head" else 5
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards", "message": f"{name}剛好是 {size} 張，不是 {len(cards.split())} 張"}]
+    assert body["errors"] == [{"pointer": "/cards", "code": f"wrong_{dun}_size", "message": f"{name}剛好是 {size} 張，不是 {len(cards.split())} 張"}]

@@ -18,7 +18,7 @@ def test_rows_evaluate_accepts_10_for_T(post):
 def test_rows_evaluate_wrong_size_for_the_row_is_422(post):
     status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As", "2c", "3c"]})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards", "message": "the top row holds exactly 3 cards, not 5"}]
+    assert body["errors"] == [{"pointer": "/cards", "code": "wrong_row_size", "message": "the top row holds exactly 3 cards, not 5"}]
 
 
 def test_rows_evaluate_duplicate_card_is_422_at_the_second_copy(post):
@@ -134,4 +134,57 @@ def test_moves_validate_messages_name_the_rows_頭道_中道_尾道(post):
 def test_impossible_row_is_422_in_chinese_at_the_same_pointer(post):
     status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As", "2c", "3c"]}, headers=ZH)
     assert status == 422 and body["title"] == "輸入無效"
-    assert body["errors"] == [{"pointer": "/cards", "message": "頭道剛好是 3 張，不是 5 張"}]
+    assert body["errors"] == [{"pointer": "/cards", "code": "wrong_row_size", "message": "頭道剛好是 3 張，不是 5 張"}]
+
+
+# --- too many cards in a row is a rule broken (200 violation), not a malformed request (ruling S2) -------
+
+FIVE = ["Ah", "Th", "7h", "Jc", "Jd"]
+
+
+def test_moves_validate_five_cards_on_top_in_round_1_is_row_overflow_not_422(post):
+    status, answer = post("ofc-pineapple/moves/validate", {"board": {}, "round": 1, "dealt": FIVE, "placement": {"top": FIVE}})
+    assert status == 200 and answer["legal"] is False
+    assert answer["violations"] == [{"code": "row_overflow", "message": "the top row holds only 3 cards", "cards": FIVE}]
+    assert answer["board"] == {"top": [], "middle": [], "bottom": []}
+
+
+FANTASYLAND_14 = "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s Ah".split()
+
+
+def test_moves_validate_fantasyland_four_on_top_and_six_on_bottom_are_violations(post):
+    cards = FANTASYLAND_14
+    placement = {"top": cards[:4], "middle": cards[4:7], "bottom": cards[7:13]}  # 4 + 3 + 6 = 13 placed
+    status, answer = post("ofc-pineapple/moves/validate", {"board": {}, "round": "fantasyland", "dealt": cards, "placement": placement, "discard": cards[13:]})
+    assert status == 200 and answer["legal"] is False
+    assert [(v["code"], v.get("cards")) for v in answer["violations"]] == [("row_overflow", cards[:4]), ("row_overflow", cards[7:13])]
+
+
+def test_moves_validate_too_many_placed_and_discarded_are_violations(post):
+    dealt = ["Ks", "7c", "2d"]
+    body = {"board": {"bottom": FIVE[:3], "middle": FIVE[3:]}, "round": 2, "dealt": dealt, "placement": {"middle": dealt}, "discard": dealt}
+    status, answer = post("ofc-pineapple/moves/validate", body)
+    assert status == 200 and answer["legal"] is False
+    assert [v["code"] for v in answer["violations"]] == ["card_used_twice", "card_used_twice", "card_used_twice", "wrong_placement_size", "wrong_discard_size"]
+    assert [(v["code"], v.get("cards")) for v in answer["violations"]][3:] == [("wrong_placement_size", dealt), ("wrong_discard_size", dealt)]
+
+
+def test_moves_validate_a_row_bound_is_what_a_deal_holds(post):
+    deck = [r + s for s in "cdhs" for r in "23456789TJQKA"]
+    status, answer = post("ofc-pineapple/moves/validate", {"board": {}, "round": "fantasyland", "dealt": deck[:17], "placement": {"bottom": deck[:17]}})
+    assert status == 200 and answer["legal"] is False
+    assert {v["code"] for v in answer["violations"]} == {"row_overflow", "wrong_placement_size", "wrong_discard_size"}
+    status, problem = post("ofc-pineapple/moves/validate", {"board": {}, "round": "fantasyland", "dealt": deck[:17], "placement": {"bottom": deck[:18]}})
+    assert status == 422 and [(e["pointer"], e["code"]) for e in problem["errors"]] == [("/placement/bottom", "wrong_length")]
+
+
+def test_hands_validate_an_over_full_placement_is_a_violation_at_its_action(post):
+    from tests.ofc_pineapple.records import showdown_record
+
+    record = showdown_record()
+    first = record["actions"][0]
+    first["placement"] = {"top": first["dealt"]}  # all five dealt cards on the 3-card top
+    status, answer = post("ofc-pineapple/hands/validate", record)
+    assert status == 200 and answer["legal"] is False
+    assert answer["violations"] == [{"code": "row_overflow", "message": "the top row holds only 3 cards", "cards": first["dealt"], "index": 0}]
+    assert answer["score"] is None
