@@ -27,7 +27,7 @@ from service.api.errors import SCHEMA_ERROR_CODES
 from service.api.limits import TOO_DEEP
 import service.rules
 from service.rules import big_two as b2
-from service.rules import big_two_plays, ofc_moves, ofc_outlook
+from service.rules import big_two_plays, ofc_moves, ofc_outlook  # noqa: F401  (samples below)
 from service.rules import joker_thirteen as j13
 from service.rules import games, messages, poker
 from service.rules import ofc_pineapple as ofc

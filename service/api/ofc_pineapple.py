@@ -21,7 +21,7 @@ from service.api.common import (
 from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
 from service.rules.cards import DECK, NotationProblem
-from service.rules.games import GAMES, Game
+from service.rules.games import GAMES, Game, find_game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
@@ -429,73 +429,33 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     return bp
 
 
-# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the games here ---
-
-
-def _prefix(game: Game) -> str:
-    """Component names in openapi.yaml: ofc-pineapple's predate the registry and have none
-    (``HandScoreRequest``); another OFC game's carry its id (``OfcClassicHandScoreRequest``)."""
-    return "" if game.id == "ofc-pineapple" else "".join(part.title() for part in game.id.split("-"))
-
-
-_GAMES = [game for game in GAMES if game.module == "ofc_pineapple"]
-SCHEMAS_BY_GAME = {game.id: request_schemas(game, _prefix(game)) for game in _GAMES}
-BLUEPRINTS = {game.id: make_blueprint(game, SCHEMAS_BY_GAME[game.id]) for game in _GAMES}
-
-# ofc-pineapple's schemas under their own names, for tests and benchmarks
-_PINEAPPLE = SCHEMAS_BY_GAME["ofc-pineapple"]
-RowEvaluateRequest, RowCompareRequest = _PINEAPPLE["RowEvaluateRequest"], _PINEAPPLE["RowCompareRequest"]
-BoardEvaluateRequest, MoveValidateRequest = _PINEAPPLE["BoardEvaluateRequest"], _PINEAPPLE["MoveValidateRequest"]
-HandScoreRequest, HandValidateRequest, RecordAction = _PINEAPPLE["HandScoreRequest"], _PINEAPPLE["HandValidateRequest"], _PINEAPPLE["RecordAction"]
-SCHEMAS = [*SHARED_SCHEMAS, *_PINEAPPLE.values()]
-"""Every request schema of ofc-pineapple, for the test that compares them with openapi.yaml."""
-
-
-def blueprint_for(game: Game) -> Blueprint:
-    """The blueprint serving ``game``."""
-    return BLUEPRINTS[game.id]
-
-
-def schemas_for(game: Game) -> list[type]:
-    """Every request schema of ``game``: the shared ones and its own."""
-    return [*SHARED_SCHEMAS, *SCHEMAS_BY_GAME[game.id].values(), *EXTRA_SCHEMAS[game.id]]
-
-
-EXTRA_SCHEMAS: dict[str, list[type]] = {game.id: [] for game in _GAMES}
-"""Schemas of operations a game serves beyond the six (below)."""
-
-
-
-
 # --- moves/legal, boards/outlook (issue 14) ----------------------------------------------------------------
 # Kept in one block, apart from the operations above, so parallel additions to this module merge cleanly.
+# Each OFC game gets both operations, taking ``rule_set`` (and, for the outlook, ``royalties``) as the others do.
 
 from service.rules import ofc_moves, ofc_outlook  # noqa: E402
 
-blueprint = BLUEPRINTS["ofc-pineapple"]  # these two operations serve ofc-pineapple's house rules for now
 
-MAX_NORMAL_DEAL = max(dealt for dealt, _ in ofc_moves.PINEAPPLE.rounds)
-
-
-class MovesLegalRequest(StrictSchema):
-    board = fields.Nested(PartialBoard, required=True)
-    dealt = card_list(1, MAX_NORMAL_DEAL, required=True)
-
-
-class OutlookRequest(StrictSchema):
-    board = fields.Nested(PartialBoard, required=True)
-    seen = card_list(0, 52, load_default=list)
-    fantasyland = fantasyland_field()
-    limit = StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_LIMIT), load_default=ofc_outlook.DEFAULT_LIMIT)
-    seed = StrictInteger(validate=validate.Range(0, 2**53 - 1), allow_none=True, load_default=None)
-    samples = StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_SAMPLES), load_default=ofc_outlook.DEFAULT_SAMPLES)
-
-
-SCHEMAS += [MovesLegalRequest, OutlookRequest]
-EXTRA_SCHEMAS["ofc-pineapple"] += [MovesLegalRequest, OutlookRequest]
-
-_moves_legal = MovesLegalRequest()
-_outlook = OutlookRequest()
+def legal_request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
+    """The request schemas of ``game``'s moves/legal and boards/outlook, named ``prefix`` + name."""
+    rule_set_ids = [r.id for r in game.rule_sets]
+    most_dealt = max(deal.dealt for r in game.rule_sets for deal in r.rules.deals)
+    moves_legal = type(prefix + "MovesLegalRequest", (StrictSchema,), {
+        "board": fields.Nested(PartialBoard, required=True),
+        "dealt": card_list(1, most_dealt, required=True),
+        "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
+    })
+    outlook = type(prefix + "OutlookRequest", (StrictSchema,), {
+        "board": fields.Nested(PartialBoard, required=True),
+        "seen": card_list(0, 52, load_default=list),
+        "fantasyland": fantasyland_field(),
+        "limit": StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_LIMIT), load_default=ofc_outlook.DEFAULT_LIMIT),
+        "seed": StrictInteger(validate=validate.Range(0, 2**53 - 1), allow_none=True, load_default=None),
+        "samples": StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_SAMPLES), load_default=ofc_outlook.DEFAULT_SAMPLES),
+        "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
+        "royalties": fields.Nested(RoyaltyTables),
+    })  # fmt: skip
+    return {"MovesLegalRequest": moves_legal, "OutlookRequest": outlook}
 
 
 def move_list(result: ofc_moves.MoveList) -> dict[str, Any]:
@@ -532,24 +492,71 @@ def outlook_answer(result: ofc_outlook.Outlook) -> dict[str, Any]:
     }  # fmt: skip
 
 
-@blueprint.post("/moves/legal")
-@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem))
-def moves_legal() -> Response:
-    body = load_body(_moves_legal)
-    return answer(move_list(ofc_moves.legal_moves(body["board"], body["dealt"])))
+def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSchema]]) -> None:
+    """moves/legal and boards/outlook of ``game`` on its blueprint, each applying the rule set named."""
+    game_rules: dict[str, OfcRules] = {r.id: r.rules for r in game.rule_sets}
+    default = game.default.rules
+    moves_legal_request, outlook_request = schemas["MovesLegalRequest"](), schemas["OutlookRequest"]()
+
+    @bp.post("/moves/legal")
+    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem))
+    def moves_legal() -> Response:
+        body = load_body(moves_legal_request)
+        rules = effective_rules(game_rules, default, body)
+        return answer(say_rules(body, rules, move_list(ofc_moves.legal_moves(body["board"], body["dealt"], rules))))
+
+    @bp.post("/boards/outlook")
+    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem))
+    def boards_outlook() -> Response:
+        body = load_body(outlook_request)
+        rules = effective_rules(game_rules, default, body)
+        result = ofc_outlook.outlook(
+            body["board"], body["seen"], body["fantasyland"], limit=body["limit"], seed=body["seed"], samples=body["samples"], rules=rules
+        )
+        return answer(say_rules(body, rules, outlook_answer(result)))
 
 
-@blueprint.post("/boards/outlook")
-@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem))
-def boards_outlook() -> Response:
-    body = load_body(_outlook)
-    result = ofc_outlook.outlook(
-        body["board"], body["seen"], body["fantasyland"], limit=body["limit"], seed=body["seed"], samples=body["samples"]
-    )
-    return answer(outlook_answer(result))
+# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the games here ---
 
 
-# --- fantasyland/solve (issue 14) ---
+def _prefix(game: Game) -> str:
+    """Component names in openapi.yaml: ofc-pineapple's predate the registry and have none
+    (``HandScoreRequest``); another OFC game's carry its id (``OfcClassicHandScoreRequest``)."""
+    return "" if game.id == "ofc-pineapple" else "".join(part.title() for part in game.id.split("-"))
+
+
+_GAMES = [game for game in GAMES if game.module == "ofc_pineapple"]
+SCHEMAS_BY_GAME = {game.id: {**request_schemas(game, _prefix(game)), **legal_request_schemas(game, _prefix(game))} for game in _GAMES}
+BLUEPRINTS = {game.id: make_blueprint(game, SCHEMAS_BY_GAME[game.id]) for game in _GAMES}
+for _game in _GAMES:
+    add_legal_routes(BLUEPRINTS[_game.id], _game, SCHEMAS_BY_GAME[_game.id])
+
+# ofc-pineapple's schemas under their own names, for tests and benchmarks
+_PINEAPPLE = SCHEMAS_BY_GAME["ofc-pineapple"]
+RowEvaluateRequest, RowCompareRequest = _PINEAPPLE["RowEvaluateRequest"], _PINEAPPLE["RowCompareRequest"]
+BoardEvaluateRequest, MoveValidateRequest = _PINEAPPLE["BoardEvaluateRequest"], _PINEAPPLE["MoveValidateRequest"]
+HandScoreRequest, HandValidateRequest, RecordAction = _PINEAPPLE["HandScoreRequest"], _PINEAPPLE["HandValidateRequest"], _PINEAPPLE["RecordAction"]
+SCHEMAS = [*SHARED_SCHEMAS, *_PINEAPPLE.values()]
+"""Every request schema of ofc-pineapple, for the test that compares them with openapi.yaml."""
+
+
+def blueprint_for(game: Game) -> Blueprint:
+    """The blueprint serving ``game``."""
+    return BLUEPRINTS[game.id]
+
+
+def schemas_for(game: Game) -> list[type]:
+    """Every request schema of ``game``: the shared ones and its own."""
+    return [*SHARED_SCHEMAS, *SCHEMAS_BY_GAME[game.id].values(), *EXTRA_SCHEMAS[game.id]]
+
+
+EXTRA_SCHEMAS: dict[str, list[type]] = {game.id: [] for game in _GAMES}
+"""Schemas of operations a game serves beyond those above (below)."""
+
+
+# --- fantasyland/solve (issue 14): ofc-pineapple under its house rules ---
+
+blueprint = BLUEPRINTS["ofc-pineapple"]
 
 
 class FantasylandSolveRequest(StrictSchema):
@@ -557,6 +564,8 @@ class FantasylandSolveRequest(StrictSchema):
     seen = card_list(0, len(DECK) - min(ofc.FANTASYLAND_SIZES), load_default=list)
     stay_value = StrictInteger(load_default=fantasyland.DEFAULT_STAY_VALUE, validate=validate.Range(0, fantasyland.MAX_STAY_VALUE))
     alternatives = StrictInteger(load_default=fantasyland.DEFAULT_ALTERNATIVES, validate=validate.Range(0, fantasyland.MAX_ALTERNATIVES))
+    rule_set = fields.String(validate=validate.OneOf([r.id for r in find_game("ofc-pineapple").rule_sets]))
+    royalties = fields.Nested(RoyaltyTables)
 
 
 SCHEMAS += [FantasylandSolveRequest]
@@ -564,9 +573,9 @@ EXTRA_SCHEMAS["ofc-pineapple"] += [FantasylandSolveRequest]
 _fantasyland_solve = FantasylandSolveRequest()
 
 
-def fantasyland_setting(setting: fantasyland.Setting, dealt: int) -> dict[str, Any]:
+def fantasyland_setting(setting: fantasyland.Setting, dealt: int, rules: OfcRules) -> dict[str, Any]:
     """A solver's setting: the board, the discards, its value and the evaluator's view of the board."""
-    value = ofc.evaluate_board(setting.board, Fantasyland(True, dealt))
+    value = ofc.evaluate_board(setting.board, Fantasyland(True, dealt), (), rules)
     return {
         "board": board_cards(setting.board),
         "discard": card_texts(setting.discard),
@@ -582,15 +591,17 @@ def fantasyland_setting(setting: fantasyland.Setting, dealt: int) -> dict[str, A
 @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem))
 def fantasyland_solve() -> Response:
     body = load_body(_fantasyland_solve)
+    game = find_game("ofc-pineapple")
+    rules = effective_rules({r.id: r.rules for r in game.rule_sets}, game.default.rules, body)
     dealt = body["cards"]
-    fantasyland.check_deal(dealt, body["seen"])
-    solution = fantasyland.solve(dealt, stay_value=body["stay_value"], alternatives=body["alternatives"])
-    return answer({
+    fantasyland.check_deal(dealt, body["seen"], rules.fantasyland_sizes)
+    solution = fantasyland.solve(dealt, fantasyland.terms_of(rules), stay_value=body["stay_value"], alternatives=body["alternatives"])
+    return answer(say_rules(body, rules, {
         "proven_optimal": True,
         "stay_value": body["stay_value"],
-        "best": fantasyland_setting(solution.best, len(dealt)),
-        "alternatives": [fantasyland_setting(s, len(dealt)) for s in solution.alternatives],
-    })  # fmt: skip
+        "best": fantasyland_setting(solution.best, len(dealt), rules),
+        "alternatives": [fantasyland_setting(s, len(dealt), rules) for s in solution.alternatives],
+    }))  # fmt: skip
 
 
 # --- end fantasyland/solve ---

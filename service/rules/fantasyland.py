@@ -69,10 +69,12 @@ class FantasylandTerms:
     stay_rungs: Mapping[Row, int]
 
 
-HOUSE_TERMS = FantasylandTerms(
-    royalties=ofc.HOUSE.royalty_by_row,
-    stay_rungs={TOP: poker.RUNG[poker.Category.TRIPS], BOTTOM: poker.RUNG[poker.Category.QUADS]},
-)
+def terms_of(rules: "ofc.OfcRules") -> FantasylandTerms:
+    """The solver's view of a rule set: its royalty tables and the rows (with their rungs) that stay."""
+    return FantasylandTerms(royalties=rules.royalty_by_row, stay_rungs={Row(row): rung for row, rung, _ in rules.stay_rungs})
+
+
+HOUSE_TERMS = terms_of(ofc.HOUSE)
 """Ultimate Fantasyland (the house rules): stay with top trips or bottom quads-or-better."""
 
 _NEVER = 99  # a rung no hand reaches: the row never keeps the player in

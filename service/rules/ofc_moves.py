@@ -21,6 +21,8 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations, product
 
+from service.rules import ofc_rules
+from service.rules.ofc_rules import HOUSE, OfcRules
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, problem
 from service.rules.ofc_pineapple import (
@@ -54,8 +56,14 @@ class Schedule:
         return None
 
 
-PINEAPPLE = Schedule(((5, 5), (3, 2), (3, 2), (3, 2), (3, 2)))
-CLASSIC = Schedule(((5, 5),) + ((1, 1),) * 8)
+@cache
+def schedule_of(rules: OfcRules) -> Schedule:
+    """A rule set's deal schedule (ofc_rules.OfcRules.deals), built once per rule set."""
+    return Schedule(tuple((deal.dealt, deal.placed) for deal in rules.deals))
+
+
+PINEAPPLE = schedule_of(HOUSE)
+CLASSIC = schedule_of(ofc_rules.CLASSIC)
 
 
 class MovesProblem(StrEnum):
@@ -103,8 +111,10 @@ def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda c: c.index))
 
 
-def legal_moves(board: Board, dealt: Sequence[Card], schedule: Schedule = PINEAPPLE) -> MoveList:
-    """Every distinct legal move of ``dealt`` on ``board`` in the round the board is at (module docstring)."""
+def legal_moves(board: Board, dealt: Sequence[Card], rules: OfcRules = HOUSE) -> MoveList:
+    """Every distinct legal move of ``dealt`` on ``board`` in the round the board is at (module docstring),
+    under ``rules`` (the house rules by default)."""
+    schedule = schedule_of(rules)
     board = Board(*(tuple(board.row(r)) for r in ROWS))  # rows as tuples, whatever the caller built
     dealt = tuple(dealt)
     round_ = _check(board, dealt, schedule)
@@ -149,6 +159,7 @@ def _check(board: Board, dealt: tuple[Card, ...], schedule: Schedule) -> int:
         raise InvalidInputError(problems)
     assert round_ is not None
     return round_
+
 
 
 __all__ = ["CLASSIC", "PINEAPPLE", "Move", "MoveList", "MovesProblem", "Schedule", "board_problems", "legal_moves"]

@@ -37,7 +37,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, partial
 from itertools import combinations, product
 from math import comb, sqrt
 
@@ -46,7 +46,8 @@ from service.rules import poker
 from service.rules.cards import DECK, Card
 from service.rules.errors import InvalidInputError, problem
 from service.rules.hand_value import HandValue
-from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, board_problems
+from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, board_problems, schedule_of
+from service.rules.ofc_rules import HOUSE, OfcRules
 from service.rules.ofc_pineapple import (
     BOTTOM,
     DOMAIN,
@@ -132,7 +133,20 @@ class OutlookRules:
     check_fantasyland: Callable[[Fantasyland, tuple], None]
 
 
-HOUSE_RULES = OutlookRules(PINEAPPLE, ofc.royalty, ofc.fantasyland_next, ofc.FANTASYLAND_SIZES, None, ofc.check_fantasyland)
+@cache
+def outlook_rules(rules: OfcRules) -> OutlookRules:
+    """What the outlook needs of an OFC rule set (ofc_rules.OfcRules), built once per rule set."""
+    return OutlookRules(
+        schedule_of(rules),
+        partial(ofc.royalty, rules=rules),
+        partial(ofc.fantasyland_next, rules=rules),
+        tuple(sorted(set(rules.fantasyland_entry.values()))),
+        rules.fantasyland_stay_cards,
+        partial(ofc.check_fantasyland, rules=rules),
+    )
+
+
+HOUSE_RULES = outlook_rules(HOUSE)
 """The house rules (Ultimate Fantasyland): entry with 14-17 cards, staying with the same count."""
 
 
@@ -312,10 +326,10 @@ def outlook(
     limit: int = DEFAULT_LIMIT,
     seed: int | None = None,
     samples: int = DEFAULT_SAMPLES,
-    rules: OutlookRules | None = None,
+    rules: OfcRules = HOUSE,
 ) -> Outlook:
     """The board's outlook (module docstring) under ``rules`` (the house rules by default)."""
-    rules = rules or HOUSE_RULES
+    rules = outlook_rules(rules)
     schedule, royalty, fantasyland_next = rules.schedule, rules.royalty, rules.fantasyland_next
     board = Board(*(tuple(board.row(r)) for r in ROWS))  # rows as tuples, whatever the caller built
     seen = tuple(seen)
@@ -542,6 +556,7 @@ def monte_carlo(board: Board, pool: Sequence[Card], seed: int, samples: int, sch
         fouls += bool(ofc.foul_reasons(top, middle, bottom))
     p = fouls / samples if samples else 0.0
     return MonteCarlo(seed, samples, fouls, p, sqrt(p * (1 - p) / samples) if samples else 0.0)
+
 
 
 __all__ = ["HOUSE_RULES", "OutlookRules", "DEFAULT_LIMIT", "MAX_LIMIT", "MAX_SAMPLES", "FantasylandOutlook", "Level", "LevelOutlook", "MonteCarlo", "Outlook", "OutlookProblem", "monte_carlo", "outlook", "place_by_policy", "policy_key"]

@@ -169,3 +169,30 @@ def test_solve_refuses_impossible_input_with_422(post, request_body, pointers):
     status, body = post(SOLVE, request_body)
     assert status == 422
     assert [e["pointer"] for e in body["errors"]] == pointers
+
+
+# --- the rule set a request names (issue 13's rule sets) ----------------------------------------------------
+
+MIDDLE_FULL_HOUSE_DEAL = ["9h", "9d", "9c", "4s", "4h", "Th", "Td", "Tc", "5s", "5h", "2c", "3d", "7d", "8c"]
+"""Two full houses and four odd cards: only a middle full house can keep the player in Fantasyland."""
+
+
+def test_solve_stays_by_a_middle_full_house_in_standard_but_not_in_the_house_rules():
+    from service.api import create_app
+
+    client = create_app({"TESTING": True}).test_client()
+    house = client.post("/v1/ofc-pineapple/fantasyland/solve", json={"cards": MIDDLE_FULL_HOUSE_DEAL}).get_json()
+    standard = client.post("/v1/ofc-pineapple/fantasyland/solve", json={"cards": MIDDLE_FULL_HOUSE_DEAL, "rule_set": "standard"}).get_json()
+    assert house["best"]["stays"] is False and "rule_set" not in house
+    assert standard["best"]["stays"] is True and standard["rule_set"] == "standard"
+    assert standard["best"]["board"]["middle"] == ["9h", "9d", "9c", "4s", "4h"]
+    assert standard["best"]["fantasyland_next"] == {"qualifies": True, "cards": 14, "reason": "stay_middle_full_house_or_better"}
+
+
+def test_solve_in_standard_takes_14_cards_only():
+    from service.api import create_app
+
+    client = create_app({"TESTING": True}).test_client()
+    answer = client.post("/v1/ofc-pineapple/fantasyland/solve", json={"cards": [*MIDDLE_FULL_HOUSE_DEAL, "Ac"], "rule_set": "standard"})
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"][0]["code"] == "fantasyland_deal_size"

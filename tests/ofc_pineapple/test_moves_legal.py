@@ -9,14 +9,12 @@ import pytest
 
 from service.rules.cards import DECK, cards
 from service.rules.errors import InvalidInputError
-from service.rules.ofc_moves import (
-    CLASSIC,
-    PINEAPPLE,
-    MovesProblem,
-    Schedule,
-    legal_moves,
-)
+from service.rules import ofc_rules
+from service.rules.games import GAMES
+from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, legal_moves, schedule_of
 from service.rules.ofc_pineapple import ROWS, Board, validate_move
+
+OFC_RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, ofc_rules.OfcRules)]
 
 TARGETS = (*ROWS, None)  # None: the discard
 
@@ -39,21 +37,21 @@ def every_use(dealt):
         yield placement, tuple(c for c, t in zip(dealt, targets) if t is None)
 
 
-def prove(board: Board, round_: int, dealt) -> int:
+def prove(board: Board, round_: int, dealt, rules=ofc_rules.HOUSE) -> int:
     board = Board(*(tuple(board.row(r)) for r in ROWS))
-    listed = legal_moves(board, dealt)
+    listed = legal_moves(board, dealt, rules)
     boards = [tuple(frozenset(m.board.row(r)) for r in ROWS) for m in listed.moves]
     assert len(set(boards)) == len(boards)
     accepted = set()
     checked = 0
     for placement, discard in every_use(dealt):
         checked += 1
-        verdict = validate_move(board, round_, dealt, placement, discard)
+        verdict = validate_move(board, round_, dealt, placement, discard, (), rules)
         if verdict.legal:
             accepted.add(tuple(frozenset(verdict.board.row(r)) for r in ROWS))
     assert set(boards) == accepted
     for m in listed.moves:  # each listed move is itself accepted, making the board it says
-        verdict = validate_move(board, round_, dealt, m.placement, m.discard)
+        verdict = validate_move(board, round_, dealt, m.placement, m.discard, (), rules)
         assert verdict.legal and verdict.board == m.board
     return checked
 
@@ -70,6 +68,22 @@ def test_listed_moves_are_exactly_what_moves_validate_accepts(round_):
         dealt = rng.sample([c for c in DECK if c not in board.cards()], 5 if round_ == 1 else 3)
         checked += prove(board, round_, dealt)
     assert checked == (4 * 4**5 if round_ == 1 else 40 * 4**3)
+
+
+@pytest.mark.parametrize("rules", OFC_RULE_SETS, ids=[r.id for r in OFC_RULE_SETS])
+def test_every_rule_sets_moves_are_exactly_what_its_moves_validate_accepts(rules):
+    """Every round of every rule set (classic: 5 cards, then 1 card eight times, nothing discarded)."""
+    rng = random.Random(f"ofc-moves-{rules.id}")
+    schedule = schedule_of(rules)
+    before = 0
+    checked = 0
+    for round_, (dealt_size, placed) in enumerate(schedule.rounds, start=1):
+        for _ in range(2 if round_ == 1 else 8):
+            board = random_board(rng, before)
+            dealt = rng.sample([c for c in DECK if c not in board.cards()], dealt_size)
+            checked += prove(board, round_, dealt, rules)
+        before += placed
+    assert checked > 2000
 
 
 def test_full_rows_take_no_more_cards():
@@ -98,7 +112,7 @@ def test_canonical_order_discard_then_row_of_each_card_in_card_order():
 
 def test_classic_deals_one_card_placed_wherever_a_row_has_room():
     board = Board(tuple(cards("As Ad")), tuple(cards("2c 3c 4c 5c 6c")), tuple(cards("9d Td Jd")))
-    listed = legal_moves(board, cards("Kh"), CLASSIC)
+    listed = legal_moves(board, cards("Kh"), ofc_rules.CLASSIC)
     assert (listed.round, listed.discarded) == (7, 0)
     assert [m.board for m in listed.moves] == [board.placed({"top": cards("Kh")}), board.placed({"bottom": cards("Kh")})]
 

@@ -19,10 +19,14 @@ from service.rules.ofc_outlook import (
     place_by_policy,
     policy_key,
 )
+from service.rules import ofc_rules
+from service.rules.games import GAMES
 from service.rules.ofc_pineapple import ROWS, TOP, Board, Fantasyland, evaluate_board
 
+OFC_RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, ofc_rules.OfcRules)]
 
-def brute_force(board: Board, seen, fantasyland: Fantasyland):
+
+def brute_force(board: Board, seen, fantasyland: Fantasyland, rules=ofc_rules.HOUSE):
     """Every completion valued by evaluate_board: (some completion avoids the foul, the royalty levels
     reached without fouling as (row, category, rank), the Fantasyland card counts earned, completions)."""
     pool = [c for c in DECK if c not in set(board.cards()) | set(seen)]
@@ -34,7 +38,7 @@ def brute_force(board: Board, seen, fantasyland: Fantasyland):
             left = [c for c in rest if c not in middle]
             for bottom in combinations(left, empty[2]):
                 total += 1
-                value = evaluate_board(Board(board.top + top, board.middle + middle, board.bottom + bottom), fantasyland)
+                value = evaluate_board(Board(board.top + top, board.middle + middle, board.bottom + bottom), fantasyland, (), rules)
                 if value.fouled:
                     continue
                 nonfoul = True
@@ -47,7 +51,7 @@ def brute_force(board: Board, seen, fantasyland: Fantasyland):
     return nonfoul, levels, counts, total
 
 
-def small_case(rng: random.Random):
+def small_case(rng: random.Random, rules=ofc_rules.HOUSE):
     """A random complete board with 1-4 places emptied, and most other cards seen (a small pool)."""
     deck = list(DECK)
     rng.shuffle(deck)
@@ -57,17 +61,18 @@ def small_case(rng: random.Random):
     others = deck[13:]
     pool_size = rng.randint(len(emptied) + 2, 14 if len(emptied) >= 3 else 24)
     seen = others[pool_size:]
-    fantasyland = Fantasyland(True, rng.choice([14, 15, 16, 17])) if rng.random() < 0.3 else Fantasyland()
+    sizes = rules.fantasyland_sizes
+    fantasyland = Fantasyland(True, rng.choice(sizes)) if sizes and rng.random() < 0.3 else Fantasyland()
     return board, seen, fantasyland
 
 
-def prove(rng: random.Random, cases: int) -> int:
+def prove(rng: random.Random, cases: int, rules=ofc_rules.HOUSE) -> int:
     completions = 0
     for _ in range(cases):
-        board, seen, fantasyland = small_case(rng)
-        nonfoul, levels, counts, total = brute_force(board, seen, fantasyland)
+        board, seen, fantasyland = small_case(rng, rules)
+        nonfoul, levels, counts, total = brute_force(board, seen, fantasyland, rules)
         completions += total
-        answer = outlook(board, seen, fantasyland, limit=10**9)
+        answer = outlook(board, seen, fantasyland, limit=10**9, rules=rules)
         assert answer.complete
         assert answer.foul_certain is (not nonfoul)
         assert {(x.level.row, x.level.category, x.level.rank) for x in answer.levels if x.reachable} == levels
@@ -79,6 +84,12 @@ def prove(rng: random.Random, cases: int) -> int:
 
 def test_exact_answers_equal_exhaustive_enumeration_on_small_spaces():
     assert prove(random.Random("outlook"), 80) > 5_000
+
+
+@pytest.mark.parametrize("rules", OFC_RULE_SETS, ids=[r.id for r in OFC_RULE_SETS])
+def test_every_rule_sets_exact_answers_equal_exhaustive_enumeration(rules):
+    """Each rule set's royalty table, Fantasyland entry and staying (classic: none) through the same proof."""
+    assert prove(random.Random(f"outlook-{rules.id}"), 25, rules) > 1_000
 
 
 @pytest.mark.slow
