@@ -196,3 +196,17 @@ def test_solve_in_standard_takes_14_cards_only():
     answer = client.post("/v1/ofc-pineapple/fantasyland/solve", json={"cards": [*MIDDLE_FULL_HOUSE_DEAL, "Ac"], "rule_set": "standard"})
     assert answer.status_code == 422
     assert answer.get_json()["errors"][0]["code"] == "fantasyland_deal_size"
+
+
+def test_solve_in_progressive_takes_the_entry_counts():
+    from service.api import create_app
+
+    client = create_app({"TESTING": True}).test_client()
+    sixteen = [*MIDDLE_FULL_HOUSE_DEAL, "Ac", "Kd"]
+    answer = client.post("/v1/ofc-pineapple/fantasyland/solve", json={"cards": sixteen, "rule_set": "progressive"})
+    assert answer.status_code == 200
+    body = answer.get_json()
+    assert body["rule_set"] == "progressive" and len(body["best"]["discard"]) == 3
+    # 9-9-9 on top over T-T-T and the wheel stays; staying in Progressive always deals 14 next, not the entry's 16
+    assert body["best"]["board"]["top"] == ["9h", "9d", "9c"] and body["best"]["stays"] is True
+    assert body["best"]["fantasyland_next"] == {"qualifies": True, "cards": 14, "reason": "stay_top_trips"}
