@@ -1,0 +1,342 @@
+"""The service against the stack's floor: per-request cost of every operation class, side by side with a
+minimal Flask app and a bare WSGI function served under the same gunicorn settings (issue 15).
+
+    .venv/bin/python bench/floor.py                   # about 6 minutes with the defaults
+    .venv/bin/python bench/floor.py --write-readme    # and put the table into bench/README.md
+
+Three gunicorns run at once on the loopback, each with the production ``gunicorn.conf.py`` (its worker
+class, threads, 2 workers, access log on for the service): the service (``service.wsgi:app``) and the
+two floors of ``bench/floor_apps.py``. Only one is loaded at a time. For each of ``--connections`` (8 and
+64 keep-alive connections by default, over ``--processes`` client processes, new connections every
+window) the endpoints are loaded in turn, ``--rounds`` times over (interleaved, so a noisy stretch of
+the shared machine falls on all alike). Per endpoint:
+
+- ``req/s``: requests answered per second over the windows (the clients share the 2 cores);
+- ``CPU us/req``: the server's CPU time per request (master and workers, from /proc), the cost figure
+  that does not depend on how much CPU the clients took;
+- ``vs healthz``: requests/s as a ratio of the service's ``GET /healthz`` in the same windows, and the
+  issue's target for it;
+- the connections per worker, sampled in the middle of every window of the service (``5/3``: 5 on one
+  worker, 3 on the other), and how many windows had every connection on one worker.
+
+Before the load, each server's workers take ``--cold`` concurrent first requests for ``/openapi.json``
+(the slowest of them, and the workers' memory before and after, show a first-request spike).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import socket
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import (
+    LOOPBACK,
+    ROOT,
+    GunicornServer,
+    MixedRequest,
+    _proc_stat,
+    heading,
+    http_request,
+    run_mixed_load,
+    say,
+    table,
+)
+
+README = ROOT / "bench" / "README.md"
+BEGIN, END = "<!-- floor.py: begin -->", "<!-- floor.py: end -->"
+
+
+def example(operation: str) -> bytes:
+    return (ROOT / "examples" / f"{operation}.json").read_bytes()
+
+
+def big_two_record() -> bytes:
+    """The 98-action Big Two game of bench/big_two.py (its default seed): a whole 52-card deal replayed."""
+    from bench.big_two import recorded_game, validate_body
+
+    game = recorded_game(20260922, 20)
+    return json.dumps(validate_body(game), separators=(",", ":")).encode()
+
+
+@dataclass
+class Target:
+    label: str
+    method: str
+    path: str
+    server: str  # "service", "flask" or "wsgi"
+    body: bytes | None = None
+    goal: float | None = None  # requests/s as a share of the service's /healthz (the issue's target)
+    group: str = ""
+    rates: dict[int, list[float]] = field(default_factory=dict)  # connections -> req/s per window
+    cpu: dict[int, list[float]] = field(default_factory=dict)  # connections -> (server CPU s, requests) sums
+    splits: dict[int, list[str]] = field(default_factory=dict)
+
+    def request(self) -> bytes:
+        return http_request(self.method, self.path, self.body)
+
+
+def targets() -> list[Target]:
+    s = "service"
+    light = [
+        ("ofc-pineapple rows/evaluate", "/v1/ofc-pineapple/rows/evaluate", "ofcEvaluateRow"),
+        ("ofc-pineapple rows/compare", "/v1/ofc-pineapple/rows/compare", "ofcCompareRows"),
+        ("joker-thirteen duns/evaluate", "/v1/joker-thirteen/duns/evaluate", "jokerThirteenEvaluateDun"),
+        ("joker-thirteen duns/compare", "/v1/joker-thirteen/duns/compare", "jokerThirteenCompareDuns"),
+        ("big-two plays/classify", "/v1/big-two/plays/classify", "bigTwoClassifyPlay"),
+        ("big-two plays/compare", "/v1/big-two/plays/compare", "bigTwoComparePlays"),
+        ("ofc-pineapple moves/validate", "/v1/ofc-pineapple/moves/validate", "ofcValidateMove"),
+        ("big-two moves/validate", "/v1/big-two/moves/validate", "bigTwoValidateMove"),
+        ("ofc-pineapple hands/score", "/v1/ofc-pineapple/hands/score", "ofcScoreHand"),
+    ]
+    middle = [
+        ("joker-thirteen rounds/score", "/v1/joker-thirteen/rounds/score", "jokerThirteenScoreRound"),
+        ("big-two games/score", "/v1/big-two/games/score", "bigTwoScoreGame"),
+        ("joker-thirteen arrangements/validate", "/v1/joker-thirteen/arrangements/validate", "jokerThirteenValidateArrangement"),
+    ]  # fmt: skip
+    return [
+        Target("floor: bare WSGI GET", "GET", "/healthz", "wsgi", group="floor"),
+        Target("floor: Flask GET", "GET", "/healthz", "flask", group="floor"),
+        Target("floor: Flask POST (JSON body)", "POST", "/echo", "flask", example("ofcEvaluateRow"), group="floor"),
+        Target("GET /healthz", "GET", "/healthz", s, group="healthz"),
+        *(Target(label, "POST", path, s, example(op), 0.8, "light") for label, path, op in light),
+        *(Target(label, "POST", path, s, example(op), 0.7, "middle") for label, path, op in middle),
+        Target("ofc-pineapple hands/validate (15 actions)", "POST", "/v1/ofc-pineapple/hands/validate", s,
+               example("ofcValidateHand"), 0.6, "replay"),
+        Target("big-two games/validate (98 actions)", "POST", "/v1/big-two/games/validate", s, big_two_record(), 0.4, "replay"),
+        Target("GET /openapi.json", "GET", "/openapi.json", s, goal=0.95, group="contract"),
+    ]
+
+
+# --- /proc: CPU and connections per worker -----------------------------------------------------------
+
+
+def cpu_by_pid(server: GunicornServer) -> dict[int, float]:
+    pids = [server.process.pid, *server.worker_pids()] if server.process else []
+    found = {}
+    for pid in pids:
+        stat = _proc_stat(pid)
+        if stat is not None:
+            found[pid] = stat[1]
+    return found
+
+
+def established_inodes(port: int) -> set[str]:
+    """Socket inodes of the established TCP connections whose local port is ``port`` (the server side)."""
+    inodes = set()
+    for table_path in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table_path).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if parts[3] == "01" and int(parts[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(parts[9])
+    return inodes
+
+
+def connections_by_worker(server: GunicornServer) -> list[int]:
+    inodes = established_inodes(server.port)
+    counts = []
+    for pid in server.worker_pids():
+        held = 0
+        try:
+            for fd in os.scandir(f"/proc/{pid}/fd"):
+                try:
+                    target = os.readlink(fd.path)
+                except OSError:
+                    continue
+                if target.startswith("socket:[") and target[8:-1] in inodes:
+                    held += 1
+        except OSError:
+            pass
+        counts.append(held)
+    return sorted(counts, reverse=True)
+
+
+# --- the load ----------------------------------------------------------------------------------------
+
+
+def window(server: GunicornServer, target: Target, connections: int, seconds: float, processes: int) -> None:
+    request = MixedRequest(target.label, (target.request(),), frozenset({200}), 1.0)
+    sample: dict[str, object] = {}
+
+    def during(start_at: float, end_at: float) -> None:
+        time.sleep(max(0.0, start_at - time.monotonic()))
+        sample["cpu0"] = cpu_by_pid(server)
+        best: list[int] | None = None
+        for share in (0.3, 0.5, 0.7):  # the fullest of three looks: connections open while it is sampled
+            time.sleep(max(0.0, start_at + share * (end_at - start_at) - time.monotonic()))
+            split = connections_by_worker(server)
+            best = split if best is None or sum(split) > sum(best) else best
+        sample["split"] = best
+        time.sleep(max(0.0, end_at - time.monotonic()))
+        sample["cpu1"] = cpu_by_pid(server)
+
+    result = run_mixed_load(server.port, [request], seconds, connections, min(processes, connections), seed=15, during=during)
+    _start_at, end_at = result.window
+    done = [i for i, (s, t) in enumerate(zip(result.starts, result.seconds)) if s + t <= end_at]
+    bad = [result.statuses[i] for i in done if result.statuses[i] != 200]
+    if bad or result.failures:
+        say(f"  {target.label}: {len(bad)} non-200 answers {sorted(set(bad))[:5]}, {len(result.failures)} failures")
+    cpu0, cpu1 = sample["cpu0"], sample["cpu1"]
+    server_cpu = sum(cpu1[p] - cpu0[p] for p in cpu1 if p in cpu0)  # type: ignore[index,union-attr]
+    target.rates.setdefault(connections, []).append(len(done) / seconds)
+    sums = target.cpu.setdefault(connections, [0.0, 0.0])
+    sums[0] += server_cpu
+    sums[1] += len(done)
+    target.splits.setdefault(connections, []).append("/".join(map(str, sample["split"])))  # type: ignore[arg-type]
+
+
+def cold_start(server: GunicornServer, clients: int) -> tuple[float, int]:
+    """``clients`` concurrent first ``GET /openapi.json`` on fresh connections: the slowest one (ms), and
+    how much the workers' resident memory grew (KiB)."""
+    before = sum(server.rss_kib().values())
+    latencies: list[float] = []
+    request = http_request("GET", "/openapi.json")
+
+    def one() -> None:
+        started = time.monotonic()
+        with socket.create_connection((LOOPBACK, server.port), timeout=30) as sock:
+            sock.sendall(request.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n", 1))
+            while sock.recv(262144):
+                pass
+        latencies.append(time.monotonic() - started)
+
+    threads = [threading.Thread(target=one) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return max(latencies) * 1000, sum(server.rss_kib().values()) - before
+
+
+def mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def report(found: list[Target], counts: Sequence[int], cold: dict[str, tuple[float, int]]) -> str:
+    """The table: per connection count, req/s, server CPU per request, and both as ratios of /healthz's:
+    by req/s (what the clients got, sharing the cores with the servers and with whatever else runs) and
+    by CPU (/healthz's CPU per request over the endpoint's: what one core serves, the steadier figure on a
+    shared machine). A target is met when both ratios reach it at every connection count."""
+    healthz = next(t for t in found if t.label == "GET /healthz")
+    flask_get = next(t for t in found if t.label == "floor: Flask GET")
+
+    def cpu(t: Target, n: int) -> float:
+        return t.cpu[n][0] / t.cpu[n][1] if t.cpu[n][1] else float("nan")
+
+    headers = ["endpoint"]
+    for n in counts:
+        headers += [f"{n} conn: req/s", "CPU us/req", "vs healthz: req/s", "CPU"]
+    headers += ["target", "met"]
+    rows = []
+    for t in found:
+        row: list[object] = [t.label]
+        by_rate, by_cpu = [], []
+        for n in counts:
+            r = mean(t.rates[n])
+            ratio = r / mean(healthz.rates[n])
+            cpu_ratio = cpu(healthz, n) / cpu(t, n)
+            row += [f"{r:,.0f}", f"{cpu(t, n) * 1e6:,.0f}", f"{ratio:.2f}x", f"{cpu_ratio:.2f}x"]
+            by_rate.append(t.goal is not None and ratio >= t.goal)
+            by_cpu.append(t.goal is not None and cpu_ratio >= t.goal)
+        met = "" if t.goal is None else "yes" if all(by_rate) and all(by_cpu) else "by CPU" if all(by_cpu) else "by req/s" if all(by_rate) else "NO"
+        row += [f">= {t.goal:.2f}x" if t.goal else "", met]
+        rows.append(row)
+    lines = [table(headers, rows)]
+    lines.append("")
+    for n in counts:
+        h, f = mean(healthz.rates[n]), mean(flask_get.rates[n])
+        c = cpu(flask_get, n) / cpu(healthz, n)
+        lines.append(f"{n} connections: GET /healthz at {h / f:.2f}x the minimal Flask GET by req/s, {c:.2f}x by CPU per request "
+                     f"(target >= 0.80x: {'met' if min(h / f, c) >= 0.8 else 'met by CPU' if c >= 0.8 else 'NOT MET'})")  # fmt: skip
+    lines.append("")
+    lines.append("connections per worker, sampled in every window of the service (the fullest of three looks):")
+    for n in counts:
+        splits = [s for t in found if t.server == "service" for s in t.splits[n]]
+        lopsided = sum(1 for s in splits if "/" in s and all(int(x) == 0 for x in s.split("/")[1:]))
+        seen: dict[str, int] = {}
+        for s in splits:
+            seen[s] = seen.get(s, 0) + 1
+        shown = ", ".join(f"{k} x{v}" for k, v in sorted(seen.items(), key=lambda kv: -kv[1]))
+        lines.append(f"  {n} connections: {shown}; windows with every connection on one worker: {lopsided} of {len(splits)}")
+    lines.append("")
+    lines.append("cold start, concurrent first GET /openapi.json: " + "; ".join(
+        f"{name}: slowest {ms:,.0f} ms, workers' memory {kib / 1024:+.1f} MiB" for name, (ms, kib) in cold.items()))  # fmt: skip
+    return "\n".join(lines)
+
+
+def write_readme(text: str, header: str) -> None:
+    readme = README.read_text(encoding="utf-8")
+    block = f"{BEGIN}\n{header}\n\n```\n{text}\n```\n{END}"
+    if BEGIN in readme and END in readme:
+        readme = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _m: block, readme, flags=re.DOTALL)
+    else:
+        readme = readme.rstrip("\n") + "\n\n## Per-request cost against the stack's floor (bench/floor.py)\n\n" + block + "\n"
+    README.write_text(readme, encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=1.5, help="measured seconds per window (default %(default)s)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default %(default)s)")
+    parser.add_argument("--connections", type=int, nargs="+", default=[8, 64], help="keep-alive connections (default 8 64)")
+    parser.add_argument("--processes", type=int, default=2, help="client processes (default %(default)s)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server (default %(default)s)")
+    parser.add_argument("--cold", type=int, default=8, help="concurrent first /openapi.json requests (default %(default)s)")
+    parser.add_argument("--only", default="", help="only the endpoints whose label contains this (floors and /healthz always)")
+    parser.add_argument("--write-readme", action="store_true", help="replace the floor table in bench/README.md")
+    args = parser.parse_args(argv)
+
+    found = [t for t in targets() if not args.only or t.group in ("floor", "healthz") or args.only in t.label]
+    heading("Per-request cost against the stack's floor (bench/floor.py)")
+    apps = {"service": "service.wsgi:app", "flask": "bench.floor_apps:flask_floor", "wsgi": "bench.floor_apps:wsgi_floor"}
+    servers: dict[str, GunicornServer] = {}
+    cold: dict[str, tuple[float, int]] = {}
+    try:
+        for name, app in apps.items():
+            servers[name] = GunicornServer(app=app, workers=args.workers, startup_timeout=60)
+            servers[name].start()
+        for name in ("service",):
+            cold[name] = cold_start(servers[name], args.cold)  # the first requests after /healthz's readiness probe
+        say(f"servers: gunicorn --config gunicorn.conf.py, {servers['service'].worker_class}, {args.workers} workers each: "
+            + ", ".join(f"{n} ({a}) :{servers[n].port}" for n, a in apps.items()))  # fmt: skip
+        say(f"load: {' and '.join(map(str, args.connections))} keep-alive connections over {args.processes} client processes, "
+            f"{args.seconds:g} s windows, {args.rounds} interleaved rounds; {os.cpu_count()} CPUs shared by servers and clients")  # fmt: skip
+        for t in found:  # pre-flight, and a warm-up of every worker
+            server = servers[t.server]
+            window(server, t, 8, 0.3, args.processes)
+            t.rates.clear(), t.cpu.clear(), t.splits.clear()
+        for round_ in range(args.rounds):
+            for n in args.connections:
+                for t in found:
+                    window(servers[t.server], t, n, args.seconds, args.processes)
+                say(f"  round {round_ + 1}/{args.rounds}, {n} connections: healthz "
+                    f"{next(t for t in found if t.label == 'GET /healthz').rates[n][-1]:,.0f} req/s")  # fmt: skip
+    finally:
+        for server in servers.values():
+            server.stop()
+    text = report(found, args.connections, cold)
+    say()
+    say(text)
+    if args.write_readme:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        write_readme(text, f"`.venv/bin/python bench/floor.py --write-readme`, {stamp}, {os.cpu_count()} shared CPUs, "
+                           f"{args.rounds} rounds of {args.seconds:g} s windows.")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
