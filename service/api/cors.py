@@ -25,14 +25,20 @@ def parse_origins(text: str | None) -> frozenset[str]:
 def install(app: Flask) -> None:
     origins = parse_origins(app.config.get("CORS_ORIGINS"))
     any_origin = "*" in origins
+    flask_options = app.make_default_options_response
+
+    def options_answer() -> Response:
+        response = flask_options()
+        response.status_code = 204  # Flask's automatic OPTIONS answer: no content, so no content type
+        del response.headers["Content-Type"]
+        return response
+
+    app.make_default_options_response = options_answer  # type: ignore[method-assign]
+    if not origins:
+        return  # no hook at all: each costs every request a few microseconds
 
     @app.after_request
     def _cors(response: Response) -> Response:
-        if request.method == "OPTIONS" and response.status_code == 200 and not response.get_data():
-            response.status_code = 204  # Flask's automatic OPTIONS answer: no content, so no content type
-            del response.headers["Content-Type"]
-        if not origins:
-            return response
         response.vary.add("Origin")
         origin = request.headers.get("Origin")
         if origin is None or not (any_origin or origin in origins):

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Self
 
-from flask import Response, has_request_context, request
+from flask import has_request_context, request
 
 from service.rules import messages
 from service.rules.errors import InputProblem, Violation
@@ -145,14 +145,36 @@ def domain() -> str:
     return GAME_BY_BLUEPRINT.get(request.blueprint or "", "cards")
 
 
-def set_headers(response: Response) -> Response:
-    """``Content-Language`` (the language of the answer's text) and ``Vary: Accept-Language``."""
-    untranslated = response.status_code < 400 and (
-        request.endpoint in UNTRANSLATED or request.blueprint in UNTRANSLATED_BLUEPRINTS
-    )
-    response.headers["Content-Language"] = EN if untranslated else language()
-    response.vary.add("Accept-Language")
-    return response
+UNTRANSLATED_KEY = "card_rules.untranslated"  # WSGI environ key: the request's route is one of UNTRANSLATED
+
+
+def note_route(environ: dict[str, Any], rule: Any) -> None:
+    """Before the view (``observability.install``'s hook): whether the matched route's answer is English."""
+    endpoint = rule.endpoint
+    if endpoint in UNTRANSLATED or endpoint.rpartition(".")[0] in UNTRANSLATED_BLUEPRINTS:
+        environ[UNTRANSLATED_KEY] = True
+
+
+def answer_language(environ: dict[str, Any], status: int) -> str:
+    """The ``Content-Language`` of an answer: the language of its text."""
+    if status < 400 and environ.get(UNTRANSLATED_KEY):
+        return EN
+    found = environ.get(LANGUAGE_KEY)
+    if found is None:
+        found = environ[LANGUAGE_KEY] = negotiate(environ.get("HTTP_ACCEPT_LANGUAGE"))
+    return found
+
+
+def set_headers(environ: dict[str, Any], status: int, headers: list[tuple[str, str]]) -> None:
+    """``Content-Language`` (the language of the answer's text) and ``Vary: Accept-Language``, added to
+    the WSGI header list of the answer (``service/api/__init__.py``)."""
+    headers.append(("Content-Language", answer_language(environ, status)))
+    for i, (name, value) in enumerate(headers):
+        if name.lower() == "vary":
+            if "accept-language" not in value.lower():
+                headers[i] = (name, f"{value}, Accept-Language")
+            return
+    headers.append(("Vary", "Accept-Language"))
 
 
 # --- rendering ---------------------------------------------------------------------------------------

@@ -24,12 +24,12 @@ import os
 import re
 import sys
 import time
+import threading
 import traceback
-import uuid
 from collections.abc import Callable, Iterable, Iterator
-from datetime import datetime, timezone
 from typing import Any
 
+import orjson
 from flask import Blueprint, Flask, Response, current_app, request
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
@@ -72,19 +72,32 @@ def request_id_from(environ: dict[str, Any]) -> str:
     given = environ.get("HTTP_X_REQUEST_ID")
     if given and REQUEST_ID_PATTERN.fullmatch(given):
         return given
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()  # 32 random hex digits, a tenth of uuid4()'s cost
 
 
 # --- logging -----------------------------------------------------------------------------------------
 
 
+_second: tuple[int, str] = (-1, "")
+
+
+def utc_time(created: float) -> str:
+    """``2026-11-30T19:53:46.123Z`` (UTC, milliseconds); the part up to the second is made once a second."""
+    global _second
+    second = int(created)
+    if _second[0] != second:
+        _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{_second[1]}.{int((created - second) * 1000):03d}Z"
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time (UTC, ms), level, logger, message, the record's ``fields``, and
-    the exception's traceback as one string when there is one."""
+    the exception's traceback as one string when there is one. orjson writes it (a fifth of the standard
+    encoder's time on the access line); the standard encoder takes what orjson refuses (a lone surrogate)."""
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "time": utc_time(record.created),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
@@ -92,7 +105,36 @@ class JsonFormatter(logging.Formatter):
         line.update(getattr(record, "fields", None) or {})
         if record.exc_info:
             line["exception"] = "".join(traceback.format_exception(*record.exc_info)).rstrip()
-        return json.dumps(line, ensure_ascii=False, default=str)
+        try:
+            return orjson.dumps(line, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+        except (orjson.JSONEncodeError, TypeError):
+            return json.dumps(line, ensure_ascii=False, default=str)
+
+
+class AccessRecord(logging.LogRecord):
+    """The access line's log record, made without ``LogRecord.__init__``'s work that this line never
+    uses (the caller's frame, thread and process names): a third of the cost. Handlers and formatters
+    see every attribute a ``LogRecord`` has."""
+
+    _start = time.time()
+
+    def __init__(self, fields: dict[str, Any]) -> None:  # noqa: PLW0231 - on purpose, see above
+        now = time.time()
+        self.__dict__.update(_ACCESS_RECORD)
+        self.created = now
+        self.msecs = int(now * 1000) % 1000
+        self.relativeCreated = (now - self._start) * 1000
+        self.thread = threading.get_ident()
+        self.process = fields["pid"]
+        self.fields = fields
+
+
+_ACCESS_RECORD: dict[str, Any] = {
+    "name": "service.access", "msg": "request", "args": (), "levelname": "INFO", "levelno": logging.INFO,
+    "pathname": __file__, "filename": os.path.basename(__file__), "module": __name__.rsplit(".", 1)[1],
+    "exc_info": None, "exc_text": None, "stack_info": None, "lineno": 0, "funcName": "record",
+    "threadName": None, "processName": None, "taskName": None,
+}  # fmt: skip
 
 
 class StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
@@ -148,16 +190,21 @@ class _Answer:
 class Observed:
     """WSGI middleware: request ID in and out, then a log line and the metrics for every answer."""
 
-    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
+    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]],
+                 headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None) -> None:  # fmt: skip
         self.wsgi_app = wsgi_app
+        self.headers = headers  # adds the headers every answer has (service/api/__init__.py)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         started = time.perf_counter()
         request_id = environ[REQUEST_ID_KEY] = request_id_from(environ)
         status = [500]
+        add_headers = self.headers
 
         def _start_response(status_line: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            status[0] = int(status_line[:3])
+            status[0] = code = int(status_line[:3])
+            if add_headers is not None:
+                add_headers(environ, code, headers)
             headers.append((REQUEST_ID_HEADER, request_id))
             return start_response(status_line, headers, exc_info)
 
@@ -173,11 +220,15 @@ class Observed:
         seconds = time.perf_counter() - started
         method = environ.get("REQUEST_METHOD", "")
         route = environ.get(ROUTE_KEY, UNMATCHED)
-        labels = (method if method in METHODS else "OTHER", route, str(status))
-        REQUESTS.labels(*labels).inc()
-        LATENCY.labels(*labels).observe(seconds)
+        labels = (method if method in METHODS else "OTHER", route, status)
+        counted = _metric_children.get(labels)
+        if counted is None:  # bounded: methods x route templates x statuses
+            counted = _metric_children[labels] = (REQUESTS.labels(labels[0], route, str(status)),
+                                                  LATENCY.labels(labels[0], route, str(status)))  # fmt: skip
+        counted[0].inc()
+        counted[1].observe(seconds)
         if access_log.isEnabledFor(logging.INFO):
-            access_log.info("request", extra={"fields": {
+            access_log.handle(AccessRecord({
                 "method": labels[0],
                 "path": environ.get("PATH_INFO", "")[:MAX_LOGGED_PATH],
                 "route": route,
@@ -185,7 +236,11 @@ class Observed:
                 "duration_ms": round(seconds * 1000, 3),
                 "request_id": request_id,
                 "pid": os.getpid(),
-            }})  # fmt: skip
+            }))  # fmt: skip
+
+
+_metric_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+"""Each label set's counter and histogram, looked up once (``labels()`` takes a lock and builds a key)."""
 
 
 # --- /metrics ----------------------------------------------------------------------------------------
@@ -266,8 +321,11 @@ def _rule_for_other_methods(error: MethodNotAllowed) -> Any:
     return None
 
 
-def install(app: Flask) -> None:
-    """Wrap ``app`` with the middleware, note each request's route template, serve ``/metrics``."""
+def install(app: Flask, headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None,
+            note: Callable[[dict[str, Any], Any], None] | None = None) -> None:  # fmt: skip
+    """Wrap ``app`` with the middleware, note each request's route template, serve ``/metrics``.
+    ``headers(environ, status, headers)`` adds the headers of every answer; ``note(environ, rule)`` notes
+    more about the matched URL rule, in the same hook (one hook: each costs Flask a few microseconds)."""
     configure_logging(app.config["LOG_LEVEL"])
     app.register_blueprint(blueprint)
 
@@ -277,6 +335,9 @@ def install(app: Flask) -> None:
         if rule is None and isinstance(request.routing_exception, MethodNotAllowed):
             rule = _rule_for_other_methods(request.routing_exception)  # a 405 on a real route is that route
         if rule is not None:
-            request.environ[ROUTE_KEY] = rule.rule
+            environ = request.environ
+            environ[ROUTE_KEY] = rule.rule
+            if note is not None:
+                note(environ, rule)
 
-    app.wsgi_app = Observed(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = Observed(app.wsgi_app, headers)  # type: ignore[method-assign]
