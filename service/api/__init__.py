@@ -41,6 +41,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for blueprint in (meta.blueprint, docs.blueprint, *(game_blueprint(game) for game in GAMES)):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
+    meta.install(app)  # the contract's documents, built once
 
     cors.install(app)
     # request IDs, one JSON log line per request, /metrics, and the headers of every answer
