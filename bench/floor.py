@@ -222,6 +222,46 @@ def cold_start(server: GunicornServer, clients: int) -> tuple[float, int]:
     return max(latencies) * 1000, sum(server.rss_kib().values()) - before
 
 
+def dun_against_row(count: int = 20_000, repeats: int = 5) -> str:
+    """In process: a Joker Thirteen 5-card dun (0, 1, 2 jokers) against a Pineapple OFC bottom row, per
+    evaluation, best of ``repeats`` round-robin passes (the issue's target: a dun at most 2x a row)."""
+    import random
+
+    from bench.common import Case, time_cases
+    from service.rules import joker_thirteen as j13
+    from service.rules import ofc_pineapple as ofc
+    from service.rules.cards import DECK, JOKER
+
+    rng = random.Random(15)
+    reals = [c for c in j13.GAME_DECK if c is not JOKER]
+
+    def duns(jokers: int) -> list[list]:
+        found = []
+        while len(found) < count:
+            hand = rng.sample(reals, 5 - jokers) + [JOKER] * jokers
+            if all(hand.count(c) <= j13.DECK_COPIES[c] for c in hand):
+                rng.shuffle(hand)
+                found.append(hand)
+        return found
+
+    def rows(hands, evaluate=ofc.evaluate_row, row=ofc.Row.BOTTOM) -> None:
+        for hand in hands:
+            evaluate(row, hand)
+
+    def dun(hands, evaluate=j13.evaluate_dun, dun=j13.Dun.MIDDLE) -> None:
+        for hand in hands:
+            evaluate(dun, hand)
+
+    cases = [Case("OFC bottom row: ofc_pineapple.evaluate_row", rows, [rng.sample(DECK, 5) for _ in range(count)])]
+    cases += [Case(f"Joker Thirteen middle dun, {j} joker(s): evaluate_dun", dun, duns(j)) for j in (0, 1, 2)]
+    time_cases(cases, repeats)
+    row_us = cases[0].micros or 1.0
+    lines = [table(["in process, per evaluation", "us", "vs OFC row", "target"],
+                   [[c.name, f"{c.micros:.2f}", f"{(c.micros or 0) / row_us:.2f}x", "" if i == 0 else "<= 2.00x"]
+                    for i, c in enumerate(cases)])]  # fmt: skip
+    return "\n".join(lines)
+
+
 def mean(xs: Sequence[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
@@ -328,7 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         for server in servers.values():
             server.stop()
-    text = report(found, args.connections, cold)
+    text = report(found, args.connections, cold) + "\n\n" + dun_against_row()
     say()
     say(text)
     if args.write_readme:

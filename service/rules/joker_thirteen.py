@@ -123,7 +123,7 @@ BONUS: dict[tuple[Dun, Category], int] = {
 
 def bonus(dun: Dun | str, hand: HandValue) -> int:
     """Points per opponent beaten with ``hand`` in ``dun``: by exact category, so 鬼三條 never also counts as 衝三."""
-    return BONUS.get((Dun(dun), Category(hand.category)), 0)
+    return BONUS.get((dun, hand.category), 0)  # str enums hash and compare as their values: no enum built
 
 
 # --- tables built once ------------------------------------------------------------------------------
@@ -356,7 +356,8 @@ def evaluate_dun(dun: Dun | str, hand: Sequence[Card], path: Path = ("cards",)) 
 
     ``InvalidInputError`` (at ``path``) for a wrong size or a card held more often than the deck holds it.
     """
-    dun = Dun(dun)
+    if dun.__class__ is not Dun:
+        dun = Dun(dun)
     problems = _dun_problems(dun, hand, path)
     if problems:
         raise InvalidInputError(problems)
@@ -383,7 +384,11 @@ class Arrangement:
     hand: Sequence[Card] | None = None
 
     def dun(self, dun: Dun | str) -> Sequence[Card]:
-        return getattr(self, Dun(dun).value)
+        return getattr(self, _DUN_FIELD[dun])  # called 48 times per scored round: no enum built per call
+
+
+_DUN_FIELD: dict[str, str] = {d.value: d.value for d in Dun}
+"""A dun (or its name) -> the ``Arrangement`` field holding it; a str enum hashes as its value."""
 
 
 @dataclass(frozen=True, slots=True)
