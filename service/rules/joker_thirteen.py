@@ -24,11 +24,13 @@ the head lacks counting as smallest" is plain tuple comparison (a prefix is smal
 """
 from __future__ import annotations
 
+import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
+from operator import attrgetter, itemgetter
 
 from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, find_duplicates
 from service.rules import messages
@@ -168,6 +170,9 @@ Group = tuple[list[Card], list[Card]]
 
 def _stand_ins(rank: int, need: int, held: Counter[Card]) -> list[Card]:
     """``need`` cards of ``rank`` for jokers (see ``_COPY_SLOTS``); ``held`` counts the dun and is updated."""
+    recording = getattr(_planning, "recording", None)
+    if recording is not None:
+        recording.append((_HELD, rank, need))
     chosen: list[Card] = []
     for suit, copy in _COPY_SLOTS:
         if len(chosen) == need:
@@ -225,11 +230,91 @@ def _ranks(singles: list[Group]) -> list[int]:
 
 def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
     """The strongest hand ``hand`` makes (already checked: right size, no card beyond the deck's copies)."""
-    reals = sorted((c for c in hand if c is not JOKER), key=lambda c: c.index, reverse=True)
-    jokers = size - len(reals)
+    reals = sorted(hand, key=_INDEX, reverse=True)
+    jokers = reals.count(JOKER)
+    if jokers:
+        del reals[:jokers]  # the joker's index (52) is the highest: they come first
     if size == 3:
         return _head(reals, jokers)
-    return _five(reals, jokers)
+    return _five_planned(reals, jokers)
+
+
+_INDEX = attrgetter("index")
+
+# --- five-card duns by plan ---------------------------------------------------------------------------
+# ``_five`` reads the ladder from the dun's ranks, whether its real cards share one suit, and (for what
+# a joker stands for) which cards it holds. Everything but the stand-ins depends on the first two only,
+# a few thousand shapes: the first dun of each shape is read by ``_five`` and its answer kept as a plan
+# (category, label, strength, the order of the real cards and jokers, how each stand-in is chosen).
+# Every later dun of that shape is the plan applied to its own cards: a dict look-up and a tuple, a
+# fraction of the ladder's cost. ``tests/joker_thirteen/test_plans.py`` checks plan against ladder.
+
+_HELD, _SUITED = 0, 1  # a stand-in chosen among the cards the dun does not hold, or the flush's own card
+_planning = threading.local()  # .recording: the stand-ins chosen while this thread makes a plan
+_new_tuple = tuple.__new__  # HandValue without NamedTuple's Python-level __new__
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    category: str
+    label: str
+    strength: tuple[int, ...]
+    order: Callable[[Sequence[Card]], tuple[Card, ...]] | None  # the real cards in order, no jokers
+    positions: tuple[int, ...]  # with jokers: each card of the answer, an index into the reals or -1
+    stand_ins: tuple[tuple[int, int, int], ...]  # (kind, rank, how many), in the order of the jokers
+
+
+_PLANS: dict[tuple[tuple[int, ...], bool], _Plan] = {}
+
+
+def _five_planned(reals: list[Card], jokers: int) -> HandValue:
+    suit = reals[0].suit
+    suited = all(c.suit is suit for c in reals)
+    key = (tuple([c.rank for c in reals]), suited)
+    plan = _PLANS.get(key)
+    if plan is None:
+        return _plan_five(key, reals, jokers)
+    if plan.order is not None:  # no joker
+        return _new_tuple(HandValue, (plan.category, plan.label, plan.strength, plan.order(reals), ()))
+    resolved: list[Card] = []
+    for kind, rank, need in plan.stand_ins:
+        if kind == _HELD:  # as _stand_ins, counting the dun's cards and the stand-ins chosen so far
+            for slot, copies in _COPY_SLOTS if need else ():
+                c = _CARD[rank, slot]
+                if reals.count(c) + resolved.count(c) < copies:
+                    resolved.append(c)
+                    need -= 1
+                    if not need:
+                        break
+        else:  # a plan never mixes the two kinds: a flush's stand-ins are all its own suit's
+            resolved += [_CARD[rank, suit]] * need  # type: ignore[index]
+    cards = tuple([JOKER if i < 0 else reals[i] for i in plan.positions])
+    return _new_tuple(HandValue, (plan.category, plan.label, plan.strength, cards, tuple(resolved)))
+
+
+def _plan_five(key: tuple[tuple[int, ...], bool], reals: list[Card], jokers: int) -> HandValue:
+    """Read the dun with ``_five``, recording its stand-ins, and keep the plan of its shape."""
+    _planning.recording = recording = []
+    try:
+        value = _five(reals, jokers)
+    finally:
+        _planning.recording = None
+    stand_ins = tuple(recording)
+    positions = []
+    unused = list(reals)
+    for c in value.cards:
+        if c is JOKER:
+            positions.append(-1)
+        else:
+            i = next(i for i, u in enumerate(unused) if u is c)
+            unused[i] = None  # type: ignore[call-overload]  # an identical spade copy takes the next one
+            positions.append(i)
+    order = None
+    if not jokers:
+        picked = itemgetter(*positions)
+        order = picked if len(positions) > 1 else (lambda cards, picked=picked: (picked(cards),))
+    _PLANS[key] = _Plan(value.category, value.label, value.strength, order, tuple(positions), stand_ins)
+    return value
 
 
 def _head(reals: list[Card], jokers: int) -> HandValue:
@@ -286,6 +371,9 @@ def _straight(category: Category, high: int, by_rank: dict[int, list[Card]], hel
             groups.append((by_rank[rank], []))
         elif suit is not None:
             groups.append(([], [_CARD[rank, suit]]))
+            recording = getattr(_planning, "recording", None)
+            if recording is not None:
+                recording.append((_SUITED, rank, 1))
         else:
             groups.append(([], _stand_ins(rank, 1, held)))
     return _hand(category, (high,), groups)
@@ -319,6 +407,9 @@ def _pair_flush(by_rank: dict[int, list[Card]], jokers: int, suit: Suit) -> Hand
 
 def _copied(reals: list[Card], suit: Suit) -> Group:
     """An identical pair: the real copies, a joker as the second copy when only one is real."""
+    recording = getattr(_planning, "recording", None)
+    if recording is not None and len(reals) < 2:
+        recording.append((_SUITED, reals[0].rank, 2 - len(reals)))
     return reals, [_CARD[reals[0].rank, suit]] * (2 - len(reals))
 
 
@@ -343,6 +434,8 @@ def _five_low(by_rank: dict[int, list[Card]], jokers: int, held: Counter[Card]) 
 def _dun_problems(dun: Dun, hand: Sequence[Card], path: Path) -> list[InputProblem]:
     if len(hand) != dun.size:
         return [problem(DOMAIN, path, f"wrong_{dun.value}_size", dun=dun.value, size=dun.size, actual=len(hand))]
+    if len(set(hand)) == len(hand):
+        return []  # no card twice (a joker or a spade's second copy goes on to the count below)
     seen: dict[Card, int] = {}
     for c in hand:  # the cheap check first; find_duplicates only builds the problems
         seen[c] = seen.get(c, 0) + 1
