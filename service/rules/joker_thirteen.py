@@ -518,10 +518,27 @@ def _size_violations(arrangement: Arrangement) -> Located:
     return found
 
 
+def _copies_fit(arrangement: Arrangement, hand: Sequence[Card] | None) -> bool:
+    """Whether no card is beyond the deck's copies and every placed card is in the hand: the answer for
+    almost every arrangement, from two counts in C, before any path is built."""
+    placed = Counter(arrangement.head)
+    placed.update(arrangement.middle)
+    placed.update(arrangement.tail)
+    copies = DECK_COPIES.get
+    if any(n > copies(c, 0) for c, n in placed.items()):
+        return False
+    if hand is None:
+        return True
+    held = Counter(hand)
+    return all(n <= copies(c, 0) for c, n in held.items()) and all(n <= held[c] for c, n in placed.items())
+
+
 def _copy_violations(arrangement: Arrangement) -> Located:
     """Cards beyond the deck's copies (in the hand, among the placed cards), placed cards not in the hand."""
-    found: Located = []
     hand = arrangement.hand
+    if _copies_fit(arrangement, hand):
+        return []
+    found: Located = []
     placed = [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
     located_hand = [] if hand is None else [(("hand", i), c) for i, c in enumerate(hand)]
     for path, c, n in _excess(located_hand, DECK_COPIES) + _excess(placed, DECK_COPIES):
@@ -638,6 +655,17 @@ def _settle(a: int, b: int, value_a: Mapping[Dun, HandValue], value_b: Mapping[D
 def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
     """Cards beyond the deck's copies across the table. A player's cards are its hand when given (the
     placed cards are inside it, already checked against it), else its placed cards."""
+    held: Counter[Card] = Counter()
+    for arrangement in players:
+        if arrangement.hand is not None:
+            held.update(arrangement.hand)
+        else:
+            held.update(arrangement.head)
+            held.update(arrangement.middle)
+            held.update(arrangement.tail)
+    copies = DECK_COPIES.get
+    if all(n <= copies(c, 1) for c, n in held.items()):
+        return []  # the usual answer, counted in C; the paths are built only for a problem to report
     located = [
         (("players", seat, *path), c)
         for seat, arrangement in enumerate(players)
