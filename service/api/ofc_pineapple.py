@@ -16,11 +16,11 @@ from marshmallow import ValidationError, fields, post_load, validate
 
 from service.api import i18n
 from service.api.common import (
-    FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, rule_codes, violation,
+    FastNested, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
 from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
-from service.rules.cards import DECK, NotationProblem
+from service.rules.cards import DECK, NotationProblem, card_texts, read_cards
 from service.rules.games import GAMES, Game, find_game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
@@ -48,10 +48,10 @@ class CompleteBoard(StrictSchema):
     def fast_load(data: Any) -> Board | None:
         if type(data) is not dict or data.keys() != _ROW_KEYS:
             return None
-        top, middle, bottom = fast_cards(data["top"], 3), fast_cards(data["middle"], 5), fast_cards(data["bottom"], 5)
+        top, middle, bottom = read_cards(data["top"], size=3), read_cards(data["middle"], size=5), read_cards(data["bottom"], size=5)
         if top is None or middle is None or bottom is None:
             return None
-        return Board(top, middle, bottom)
+        return Board(tuple(top), tuple(middle), tuple(bottom))
 
 
 class PartialBoard(StrictSchema):

@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from service.rules import poker
-from service.rules.cards import Card, find_duplicates
+from service.rules.cards import Card, find_duplicates, repeated
 from service.rules.ofc_rules import HOUSE, OfcRules, Row
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue, winner
@@ -345,7 +345,7 @@ def _distinct(hand: Sequence[Card]) -> tuple[Card, ...]:
 
 
 def _duplicates(code: MoveViolation, hand: Sequence[Card]) -> list[Violation]:
-    twice = sorted({c for c in hand if hand.count(c) > 1}, key=lambda c: c.index)
+    twice = sorted(repeated(hand), key=lambda c: c.index)
     return [violation(DOMAIN, code, (c,), card=c.text) for c in twice]
 
 

@@ -16,11 +16,10 @@ from service.rules.big_two.common import (
     Combination,
     InvalidPlay,
     _desc,
-    _text,
     big_two_rank,
     sort_cards,
 )
-from service.rules.cards import Card
+from service.rules.cards import Card, card_texts, repeated
 from service.rules.errors import Violation, violation
 from service.rules.hand_value import HandValue
 
@@ -51,9 +50,9 @@ def classify(cards: Iterable[Card]) -> Classification:
     jokers = [c for c in played if c.is_joker]
     if jokers:
         return Classification(False, None, False, None, (violation(DOMAIN, InvalidPlay.JOKER_NOT_ALLOWED, case="big_two"),))
-    doubled = _doubled(played) if len(set(played)) != len(played) else ()
-    if doubled:
-        return _invalid(InvalidPlay.DUPLICATE_CARD, doubled, case="play", these=_text(doubled))
+    if len(set(played)) != len(played):
+        doubled = sort_cards(repeated(played))
+        return _invalid(InvalidPlay.DUPLICATE_CARD, doubled, case="play", these=" ".join(card_texts(doubled)))
     counts = Counter(c.rank for c in played)
     size = len(played)
     if size == 1:
@@ -65,16 +64,6 @@ def classify(cards: Iterable[Card]) -> Classification:
     if size == HAND_SIZE:
         return _classify_thirteen(played, counts)
     return _classify_other(played, counts)
-
-
-def _doubled(played: Sequence[Card]) -> tuple[Card, ...]:
-    seen: set[Card] = set()
-    doubled: list[Card] = []
-    for c in played:
-        if c in seen and c not in doubled:
-            doubled.append(c)
-        seen.add(c)
-    return sort_cards(doubled)
 
 
 def _classify_two(played: tuple[Card, ...], counts: Counter[int]) -> Classification:

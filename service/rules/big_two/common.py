@@ -153,10 +153,6 @@ def _desc(hand: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(hand, key=_KEY.__getitem__, reverse=True))
 
 
-def _text(hand: Iterable[Card]) -> str:
-    return " ".join(str(c) for c in hand)
-
-
 # The ten straights of the rule book, low to high, as poker ranks (A=14). Nothing else is a straight.
 STRAIGHTS: tuple[tuple[int, ...], ...] = (
     (14, 2, 3, 4, 5),

@@ -12,10 +12,9 @@ from service.rules.big_two.common import (
     _SEQUENCED,
     Combination,
     CompareReason,
-    _text,
     sort_cards,
 )
-from service.rules.cards import Card
+from service.rules.cards import Card, card_texts
 from service.rules.errors import Violation, violation
 from service.rules.hand_value import HandValue
 
@@ -41,7 +40,7 @@ def compare(table: Iterable[Card], play: Iterable[Card]) -> Comparison:
         return Comparison(False, CompareReason.INVALID_PLAY, on_table.hand, None, played.violations)
     shared = sort_cards(set(table_cards) & set(play_cards))
     if shared:
-        both = violation(DOMAIN, CompareReason.DUPLICATE_CARD, shared, case="table_and_play", these=_text(shared))
+        both = violation(DOMAIN, CompareReason.DUPLICATE_CARD, shared, case="table_and_play", these=" ".join(card_texts(shared)))
         return Comparison(False, CompareReason.DUPLICATE_CARD, on_table.hand, played.hand, (both,))
     assert on_table.hand is not None and played.hand is not None
     beats, reason = judge(on_table.hand, played.hand)

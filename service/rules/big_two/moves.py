@@ -5,7 +5,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from service.rules.big_two.combinations import Classification, _doubled, classify
+from service.rules.big_two.combinations import Classification, classify
 from service.rules.big_two.common import (
     DOMAIN,
     HAND_SIZE,
@@ -17,11 +17,10 @@ from service.rules.big_two.common import (
     MoveViolation,
     ProblemCode,
     _joker_problems,
-    _text,
     sort_cards,
 )
 from service.rules.big_two.compare import judge
-from service.rules.cards import Card, Suit
+from service.rules.cards import Card, Suit, card_texts, repeated
 from service.rules.errors import InvalidInputError, Violation, problem, quoted, violation
 from service.rules.hand_value import HandValue
 
@@ -93,10 +92,10 @@ def validate_move(hand: Sequence[Card], table: Sequence[Card] | None, action: Ac
 
 def _deck_problems(held: tuple[Card, ...], table: tuple[Card, ...]) -> list[Violation]:
     """A card held twice, or both held and on the table, is a card more than the deck has."""
-    doubled = _doubled(held + table)
+    doubled = sort_cards(repeated(held + table))
     if not doubled:
         return []
-    return [violation(DOMAIN, MoveViolation.DUPLICATE_CARD, doubled, case="hand_and_table", these=_text(doubled))]
+    return [violation(DOMAIN, MoveViolation.DUPLICATE_CARD, doubled, case="hand_and_table", these=" ".join(card_texts(doubled)))]
 
 
 def _judge_move(held: tuple[Card, ...], leading: bool, on_table: HandValue | None, action: Action, problems: list[Violation]) -> MoveResult:
@@ -113,7 +112,7 @@ def _judge_move(held: tuple[Card, ...], leading: bool, on_table: HandValue | Non
     chosen = set(action.cards)
     missing = sort_cards(c for c in chosen if c not in held)
     if missing:
-        problems.append(violation(DOMAIN, MoveViolation.CARD_NOT_IN_HAND, missing, these=_text(missing)))
+        problems.append(violation(DOMAIN, MoveViolation.CARD_NOT_IN_HAND, missing, these=" ".join(card_texts(missing))))
     played = classify(action.cards)
     problems.extend(played.violations)
     if played.hand is not None:
@@ -132,8 +131,8 @@ def _beating_problems(held: tuple[Card, ...], on_table: HandValue | None, played
     assert on_table is not None and reason is not None
     return [violation(
         DOMAIN, code, played.hand.cards,
-        play=played.hand.category, play_cards=_text(played.hand.cards),
-        table=on_table.category, table_cards=_text(on_table.cards), reason=reason.value,
+        play=played.hand.category, play_cards=" ".join(card_texts(played.hand.cards)),
+        table=on_table.category, table_cards=" ".join(card_texts(on_table.cards)), reason=reason.value,
     )]  # fmt: skip
 
 
