@@ -8,7 +8,7 @@ one dictionary look-up and cards compare by identity.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from typing import ClassVar, TypeVar
 
 from service.rules.errors import CardNotationError, InputProblem, Path, problem, quoted
@@ -40,30 +40,7 @@ class Suit(StrEnum):
 _SUIT_ORDER = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
 
 
-class Rank(IntEnum):
-    """Ranks by poker value: deuce 2 ... ace 14."""
-
-    TWO = 2
-    THREE = 3
-    FOUR = 4
-    FIVE = 5
-    SIX = 6
-    SEVEN = 7
-    EIGHT = 8
-    NINE = 9
-    TEN = 10
-    JACK = 11
-    QUEEN = 12
-    KING = 13
-    ACE = 14
-
-    @property
-    def symbol(self) -> str:
-        return RANK_SYMBOLS[self - 2]
-
-
 RANK_SYMBOLS = "23456789TJQKA"
-SUIT_SYMBOLS = "cdhs"
 JOKER_TEXT = "JK"
 
 

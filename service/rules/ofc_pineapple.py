@@ -20,9 +20,6 @@ from service.rules.hand_value import HandValue, winner
 
 # The house rules' parameters under their old names; every operation takes ``rules`` (ofc_rules.OfcRules).
 PLAYERS = HOUSE.players[1]
-DEAL_SIZES = {i: d.dealt for i, d in enumerate(HOUSE.deals, 1)}
-"""Cards dealt in each round of a normal hand: round 1 places all 5, rounds 2-5 place 2 and discard 1."""
-PLACE_SIZES = {i: d.placed for i, d in enumerate(HOUSE.deals, 1)}
 FANTASYLAND_SIZES = HOUSE.fantasyland_sizes
 BOARD_SIZE = HOUSE.board_size
 DOMAIN = "ofc-pineapple"  # the catalog domain of this game's texts (service/rules/messages.py)
@@ -382,9 +379,6 @@ class HandScore(NamedTuple):
     players: tuple[PlayerScore, ...]
     matchups: tuple[Matchup, ...]
     button_moves: bool
-
-
-SCOOP_BONUS = HOUSE.scoop_bonus
 
 
 def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcRules = HOUSE) -> Matchup:
