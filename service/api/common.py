@@ -316,14 +316,29 @@ class RuleCodes:
     domain: str
     violations: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
+    rules_only: tuple[str, ...] = ()
+    """The ``errors`` a request valid against the contract can still get: what only the rules can decide
+    (a size that depends on another field, a card twice across lists or in two spellings, the game's state)."""
+    lengths_by_rule_set: tuple[str, ...] = ()
+    """Pointers of lists whose length the rule set named decides: the contract gives the widest bounds of
+    the game's rule sets, so a request valid against it can get the schema's ``wrong_length`` there."""
 
 
-def rule_codes(domain: str, *, violations: Iterable[str] = (), errors: Iterable[str] = ()) -> Callable[[View], View]:
+def rule_codes(domain: str, *, violations: Iterable[str] = (), errors: Iterable[str] = (), rules_only: Iterable[str] = (),
+               lengths_by_rule_set: Iterable[str] = ()) -> Callable[[View], View]:  # fmt: skip
     """Declare, on a route, the codes it answers (``service/api/catalog.py`` lists them; the test client
-    checks every answer against them)."""
+    checks every answer against them, and the contract fuzzing checks that a request valid against the
+    contract is refused only for a reason in ``rules_only`` or ``lengths_by_rule_set``)."""
+    codes = RuleCodes(domain, _codes(violations), _codes(errors), _codes(rules_only), tuple(lengths_by_rule_set))
+    if not set(codes.rules_only) <= set(codes.errors):
+        raise ValueError(f"rules_only codes that are not errors of the route: {set(codes.rules_only) - set(codes.errors)}")
 
     def declare(view: View) -> View:
-        view.rule_codes = RuleCodes(domain, tuple(dict.fromkeys(map(str, violations))), tuple(dict.fromkeys(map(str, errors))))  # type: ignore[attr-defined]
+        view.rule_codes = codes  # type: ignore[attr-defined]
         return view
 
     return declare
+
+
+def _codes(codes: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(map(str, codes)))

@@ -162,8 +162,11 @@ ERRORS = (*NotationProblem, *ProblemCode, *ArrangementViolation)  # rounds/score
 """The 422 ``errors`` codes of this game's operations, besides the request schema's."""
 
 
+# What only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a dun's size
+# depends on the dun named, and the deck holds some cards more than once (the spades twice, three jokers),
+# so no list can be a set in the contract; where the cards come from (the hand) and 相公 are rules.
 @blueprint.post("/duns/evaluate")
-@rule_codes(j13.DOMAIN, errors=ERRORS)
+@rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_head_size", "wrong_middle_size", "wrong_tail_size"])
 def duns_evaluate() -> Response:
     body = load_body(_dun_evaluate)
     dun = Dun(body["dun"])
@@ -171,7 +174,7 @@ def duns_evaluate() -> Response:
 
 
 @blueprint.post("/duns/compare")
-@rule_codes(j13.DOMAIN, errors=ERRORS)
+@rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_head_size", "wrong_middle_size", "wrong_tail_size"])
 def duns_compare() -> Response:
     body = load_body(_dun_compare)
     dun = Dun(body["dun"])
@@ -187,7 +190,8 @@ def arrangements_validate() -> Response:
 
 
 @blueprint.post("/rounds/score")
-@rule_codes(j13.DOMAIN, errors=ERRORS)
+@rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["too_many_copies", "card_not_in_hand", "card_used_twice", "head_not_below_middle",
+                                                   "middle_above_tail"])  # fmt: skip
 def rounds_score() -> Response:
     body = load_body(_round_score)
     players = [Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in body["players"]]
@@ -230,7 +234,7 @@ def suggestion(s: suggest.Suggestion) -> dict[str, Any]:
 
 
 @blueprint.post("/arrangements/suggest")
-@rule_codes(j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem))
+@rule_codes(j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem), rules_only=["duplicate_card", "suggest_hand_size"])
 def arrangements_suggest() -> Response:
     body = load_body(_suggest)
     suggest.check_hand(body["cards"])
