@@ -69,7 +69,7 @@ class FantasylandTerms:
     stay_rungs: Mapping[Row, int]
 
 
-def terms_of(rules: "ofc.OfcRules") -> FantasylandTerms:
+def terms_of(rules: ofc.OfcRules) -> FantasylandTerms:
     """The solver's view of a rule set: its royalty tables and the rows (with their rungs) that stay."""
     return FantasylandTerms(royalties=rules.royalty_by_row, stay_rungs={Row(row): rung for row, rung, _ in rules.stay_rungs})
 

@@ -160,8 +160,8 @@ def naive_arrangement(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Car
     (``Card.index``), so the answer is one function of the hand. Returns (head, middle, tail)."""
     cards = sorted(hand, key=lambda c: c.index, reverse=True)
     n = len(cards)
-    fives = {mask: s for mask, s in _subsets(cards, 5)}
-    threes = {mask: s for mask, s in _subsets(cards, 3)}
+    fives = dict(_subsets(cards, 5))
+    threes = dict(_subsets(cards, 3))
     full = (1 << n) - 1
     tail = max(fives, key=lambda m: (fives[m], m))
     middles = sorted((m for m in fives if not m & tail and fives[m] <= fives[tail]), key=lambda m: (fives[m], m), reverse=True)
@@ -190,7 +190,7 @@ class DunTable:
     known: dict[Strength, tuple[int, int, int]] = field(default_factory=dict, compare=False)  # terms, cached
 
     @classmethod
-    def of(cls, dun: Dun, counts: dict[Strength, int], deals: int) -> "DunTable":
+    def of(cls, dun: Dun, counts: dict[Strength, int], deals: int) -> DunTable:
         strengths = tuple(sorted(counts))
         at_most, bonus_at_most = [0], [0]
         for s in strengths:

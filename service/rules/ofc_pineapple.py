@@ -94,7 +94,7 @@ _value_if_distinct = poker.value_if_distinct  # bound once: evaluate_row is the 
 _new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
 
 
-def _row_value(hand: HandValue, royalty_points: int) -> "RowValue":
+def _row_value(hand: HandValue, royalty_points: int) -> RowValue:
     return _new_tuple(RowValue, (hand, royalty_points))
 
 
@@ -135,11 +135,11 @@ class Board:
     def complete(self) -> bool:
         return all(len(self.row(r)) == r.size for r in ROWS)
 
-    def placed(self, placement: Mapping[Row, Sequence[Card]]) -> "Board":
+    def placed(self, placement: Mapping[Row, Sequence[Card]]) -> Board:
         return Board(*(self.row(r) + tuple(placement.get(r, ())) for r in ROWS))
 
     @classmethod
-    def of(cls, rows: Mapping[str, Sequence[Card]]) -> "Board":
+    def of(cls, rows: Mapping[str, Sequence[Card]]) -> Board:
         return cls(*(tuple(rows.get(r.value, ())) for r in ROWS))
 
 

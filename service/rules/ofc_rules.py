@@ -187,7 +187,7 @@ class OfcRules:
         """The deal of round ``round_`` (1-based) of a normal hand."""
         return self.deals[round_ - 1]
 
-    def with_royalties(self, tables: Mapping[str, Mapping[str, int]]) -> "OfcRules":
+    def with_royalties(self, tables: Mapping[str, Mapping[str, int]]) -> OfcRules:
         """These rules with some royalty tables replaced (each table whole: every key of its row)."""
         if not tables:
             return self
