@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates, repeated
@@ -126,7 +126,7 @@ class Board:
     bottom: tuple[Card, ...] = ()
 
     def row(self, row: Row) -> tuple[Card, ...]:
-        return getattr(self, row)
+        return getattr(self, row)  # type: ignore[no-any-return]  # one of the three tuple fields
 
     def cards(self) -> list[Card]:
         return [*self.top, *self.middle, *self.bottom]
@@ -500,7 +500,7 @@ def validate_hand(
     return HandRecordResult(True, (), tuple(boards), score, tuple(discards))
 
 
-def _round_params(round_: Round) -> dict[str, object]:
+def _round_params(round_: Round) -> dict[str, Any]:
     """The text parameters naming a round: "round 3" or "the Fantasyland set"."""
     return {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
 
