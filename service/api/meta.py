@@ -73,7 +73,7 @@ class Document:
     etag: str  # unquoted
 
     @classmethod
-    def of(cls, data: bytes, mimetype: str) -> "Document":
+    def of(cls, data: bytes, mimetype: str) -> Document:
         return cls(data, mimetype, hashlib.sha256(data).hexdigest()[:32])
 
 

@@ -125,7 +125,11 @@ BONUS: dict[tuple[Dun, Category], int] = {
 
 def bonus(dun: Dun | str, hand: HandValue) -> int:
     """Points per opponent beaten with ``hand`` in ``dun``: by exact category, so 鬼三條 never also counts as 衝三."""
-    return BONUS.get((dun, hand.category), 0)  # str enums hash and compare as their values: no enum built
+    return _BONUS_BY_NAME.get((dun, hand.category), 0)
+
+
+_BONUS_BY_NAME: dict[tuple[str, str], int] = {(dun, category): points for (dun, category), points in BONUS.items()}
+"""``BONUS`` looked up by names too: str enums hash and compare as their values, so no enum is built per call."""
 
 
 # --- tables built once ------------------------------------------------------------------------------
@@ -294,7 +298,8 @@ def _five_planned(reals: list[Card], jokers: int) -> HandValue:
 
 def _plan_five(key: tuple[tuple[int, ...], bool], reals: list[Card], jokers: int) -> HandValue:
     """Read the dun with ``_five``, recording its stand-ins, and keep the plan of its shape."""
-    _planning.recording = recording = []
+    recording: list[tuple[int, int, int]] = []
+    _planning.recording = recording
     try:
         value = _five(reals, jokers)
     finally:
@@ -477,7 +482,7 @@ class Arrangement:
     hand: Sequence[Card] | None = None
 
     def dun(self, dun: Dun | str) -> Sequence[Card]:
-        return getattr(self, _DUN_FIELD[dun])  # called 48 times per scored round: no enum built per call
+        return getattr(self, _DUN_FIELD[dun])  # type: ignore[no-any-return]  # called 48 times per scored round: no enum built per call
 
 
 _DUN_FIELD: dict[str, str] = {d.value: d.value for d in Dun}
