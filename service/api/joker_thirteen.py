@@ -10,11 +10,10 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
-from service.api.common import CardField, StrictInteger, StrictSchema, answer, card_texts, hand_value, load_body, rule_codes, violation
+from service.api.common import CardField, CardList, StrictInteger, StrictSchema, answer, card_texts, hand_value, load_body, rule_codes, violation
 from service.rules import joker_thirteen as j13
 from service.rules.games import Game
 from service.rules import joker_thirteen_suggest as suggest
-from service.rules.cards import CARD_BY_TEXT, JOKER, JOKER_TEXT, Card
 from service.rules.hand_value import HandValue
 from service.rules.cards import NotationProblem
 from service.rules.joker_thirteen import DUNS, Arrangement, ArrangementViolation, Dun, ProblemCode
@@ -28,38 +27,9 @@ MAX_HAND = len(j13.GAME_DECK)  # a hand of the wrong size is a violation; no han
 
 # --- the card lists: jokers allowed ------------------------------------------------------------------
 
-_CARD_OR_JOKER: dict[str, Card] = CARD_BY_TEXT | {
-    a + b: JOKER for a in {JOKER_TEXT[0].lower(), JOKER_TEXT[0]} for b in {JOKER_TEXT[1].lower(), JOKER_TEXT[1]}
-}
-"""Every accepted spelling of the 52 cards and of the joker: parsing a card is one look-up."""
-
-
-class JokerCardList(fields.List):
-    """A list of cards, jokers allowed. Valid lists are read with one look-up per card; any problem falls
-    back to the item-by-item path, which reports each bad entry at its index."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
-        if type(value) is list:
-            try:
-                return [_CARD_OR_JOKER[text] for text in value]
-            except (KeyError, TypeError):
-                pass
-        return super()._deserialize(value, attr, data, **kwargs)
-
-
 def joker_cards(min_items: int, max_items: int, **kwargs: Any) -> fields.List:
     length = validate.Length(equal=min_items) if min_items == max_items else validate.Length(min=min_items, max=max_items)
-    return JokerCardList(CardField(jokers=True), validate=length, **kwargs)
-
-
-def fast_joker_cards(value: Any, size: int) -> list[Card] | None:
-    """``size`` cards (jokers allowed) from plainly valid spellings, or None to leave it to the schema."""
-    if type(value) is not list or len(value) != size:
-        return None
-    try:
-        return [_CARD_OR_JOKER[text] for text in value]
-    except (KeyError, TypeError):
-        return None
+    return CardList(CardField(jokers=True), validate=length, **kwargs)
 
 
 def dun_field() -> fields.String:
@@ -93,36 +63,12 @@ class JokerThirteenScoredPlayer(StrictSchema):
     tail = joker_cards(Dun.TAIL.size, Dun.TAIL.size, required=True)
     hand = joker_cards(j13.HAND_SIZE, j13.HAND_SIZE, load_default=None)
 
-    @staticmethod
-    def fast_load(data: Any) -> dict[str, Any] | None:
-        if type(data) is not dict or not _DUN_KEYS <= data.keys() <= _PLAYER_KEYS:
-            return None
-        head = fast_joker_cards(data["head"], Dun.HEAD.size)
-        middle = fast_joker_cards(data["middle"], Dun.MIDDLE.size)
-        tail = fast_joker_cards(data["tail"], Dun.TAIL.size)
-        if head is None or middle is None or tail is None:
-            return None
-        hand = data.get("hand")
-        if hand is not None:
-            hand = fast_joker_cards(hand, j13.HAND_SIZE)
-            if hand is None:
-                return None
-        return {"head": head, "middle": middle, "tail": tail, "hand": hand}
-
-
-_DUN_KEYS = frozenset(DUN_NAMES)
-_PLAYER_KEYS = _DUN_KEYS | {"hand"}
+    def build(self, data: dict[str, Any]) -> Arrangement:
+        return Arrangement(data["head"], data["middle"], data["tail"], data["hand"])
 
 
 class JokerThirteenRoundScoreRequest(StrictSchema):
     players = fields.List(fields.Nested(JokerThirteenScoredPlayer), required=True, validate=validate.Length(equal=j13.PLAYERS))
-
-    @staticmethod
-    def fast_load(data: Any) -> dict[str, Any] | None:
-        if type(data) is not dict or len(data) != 1 or type(data.get("players")) is not list or len(data["players"]) != j13.PLAYERS:
-            return None
-        players = [JokerThirteenScoredPlayer.fast_load(p) for p in data["players"]]
-        return None if None in players else {"players": players}
 
 
 # --- arrangements/suggest (issue 14) ---
@@ -224,8 +170,7 @@ def arrangements_validate() -> Response:
                                                    "middle_above_tail"])  # fmt: skip
 def rounds_score() -> Response:
     body = load_body(_round_score)
-    players = [Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in body["players"]]
-    return answer(round_score(j13.score_round(players)))
+    return answer(round_score(j13.score_round(body["players"])))
 
 
 # --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the game here ---
