@@ -71,7 +71,7 @@ def ours(dun: j13.Dun) -> Callable[[Sequence[Sequence[Card]]], None]:
 
 
 def ours_from_text(dun: j13.Dun) -> Callable[[Sequence[Sequence[str]]], None]:
-    from service.api.schema import CARD_OR_JOKER  # the HTTP layer's one look-up per card
+    from service.rules.cards import CARD_OR_JOKER_BY_TEXT as CARD_OR_JOKER  # the HTTP layer's one look-up per card
 
     def bench_ours_text(hands: Sequence[Sequence[str]], table=CARD_OR_JOKER, evaluate=j13.evaluate_dun, dun=dun) -> None:
         for hand in hands:

@@ -8,12 +8,12 @@ from marshmallow import fields, validate
 
 from service.api import i18n
 from service.api.common import (
-    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation, rule_codes,
+    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, violation, rule_codes,
 )  # fmt: skip
 from service.rules import big_two as b2
 from service.rules import big_two_plays
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType, InvalidPlay, MoveViolation, ProblemCode
-from service.rules.cards import Card, NotationProblem
+from service.rules.cards import Card, NotationProblem, card_texts
 from service.rules.games import Game
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")

@@ -16,7 +16,7 @@ from service.api.limits import check_json_depth, read_body, too_deep
 from service.api.loading import fast_load
 from service.api.schema import CardField, CardList, StrictBoolean, StrictInteger, StrictSchema, card_list  # noqa: F401 - re-exported
 from service.rules import messages
-from service.rules.cards import Card
+from service.rules.cards import Card, card_texts  # noqa: F401 - card_texts re-exported for the games' answers
 from service.rules.errors import Violation, quoted
 from service.rules.hand_value import HandValue
 
@@ -200,10 +200,6 @@ def answer(body: Any, status: int = 200) -> Response:
     except orjson.JSONEncodeError:
         data = json.dumps(body, separators=(",", ":")).encode()
     return Response(data, status=status, mimetype="application/json")
-
-
-def card_texts(cards: Iterable[Card]) -> list[str]:
-    return [c.text for c in cards]
 
 
 def hand_value(hand: HandValue) -> dict[str, Any]:

@@ -10,12 +10,12 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
-from service.api.common import CardField, CardList, StrictInteger, StrictSchema, answer, card_texts, hand_value, load_body, rule_codes, violation
+from service.api.common import CardField, CardList, StrictInteger, StrictSchema, answer, hand_value, load_body, rule_codes, violation
 from service.rules import joker_thirteen as j13
 from service.rules.games import Game
 from service.rules import joker_thirteen_suggest as suggest
+from service.rules.cards import NotationProblem, card_texts
 from service.rules.hand_value import HandValue
-from service.rules.cards import NotationProblem
 from service.rules.joker_thirteen import DUNS, Arrangement, ArrangementViolation, Dun, ProblemCode
 
 blueprint = Blueprint("joker_thirteen", __name__, url_prefix="/v1/joker-thirteen")

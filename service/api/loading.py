@@ -20,8 +20,8 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.utils import missing
 
-from service.api.schema import CARD_OR_JOKER, CardField, CardList, StrictBoolean, StrictInteger
-from service.rules.cards import CARD_BY_TEXT
+from service.api.schema import CardField, CardList, StrictBoolean, StrictInteger
+from service.rules.cards import CARD_BY_TEXT, CARD_OR_JOKER_BY_TEXT
 
 Reader = Callable[[Any, dict[str, Any]], Any]
 """Reads one field's JSON value (its object given for context); raises ``Decline`` when unsure."""
@@ -184,7 +184,7 @@ def _exact(kind: type) -> Reader:
 
 
 def _card(jokers: bool) -> Reader:
-    table = CARD_OR_JOKER if jokers else CARD_BY_TEXT
+    table = CARD_OR_JOKER_BY_TEXT if jokers else CARD_BY_TEXT
 
     def read(value: Any, _parent: dict[str, Any]) -> Any:
         try:

@@ -17,11 +17,11 @@ from marshmallow import ValidationError, fields, validate
 
 from service.api import i18n
 from service.api.common import (
-    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, rule_codes, violation,
+    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
 from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
-from service.rules.cards import DECK, NotationProblem
+from service.rules.cards import DECK, NotationProblem, card_texts
 from service.rules.games import GAMES, Game, find_game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules

@@ -9,13 +9,8 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from service.api import i18n
-from service.rules.cards import CARD_BY_TEXT, JOKER, JOKER_TEXT, Card, parse_card
+from service.rules.cards import CARD_BY_TEXT, CARD_OR_JOKER_BY_TEXT, Card, parse_card, read_cards
 from service.rules.errors import CardNotationError
-
-CARD_OR_JOKER: dict[str, Card] = CARD_BY_TEXT | {
-    a + b: JOKER for a in {JOKER_TEXT[0].lower(), JOKER_TEXT[0]} for b in {JOKER_TEXT[1].lower(), JOKER_TEXT[1]}
-}
-"""Every accepted spelling of the 52 cards and of the joker: reading a card is one look-up."""
 
 
 CARD_PATTERN = "^(?:[2-9TJQKAtjqka]|10)[cdhsCDHS♣♦♥♠♧♢♡♤]$"
@@ -40,19 +35,18 @@ class CardField(fields.Field):
 
 
 class CardList(fields.List):
-    """A list of cards. Valid lists (the common case) are read with one dictionary look-up per card; any
-    problem falls back to the item-by-item path, which reports each bad entry at its index."""
+    """A list of cards. Valid lists (the common case) are read with one dictionary look-up per card
+    (``cards.read_cards``); any problem falls back to the item-by-item path, which reports each bad entry
+    at its index."""
 
     def __init__(self, inner: CardField, **kwargs: Any):
         super().__init__(inner, **kwargs)
-        self.table = CARD_OR_JOKER if inner.jokers else CARD_BY_TEXT
+        self.table = CARD_OR_JOKER_BY_TEXT if inner.jokers else CARD_BY_TEXT  # the fast path's (loading.py)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
-        if type(value) is list:
-            try:
-                return [self.table[text] for text in value]
-            except (KeyError, TypeError):
-                pass
+        cards = read_cards(value, jokers=self.inner.jokers)  # type: ignore[attr-defined]
+        if cards is not None:
+            return cards
         return super()._deserialize(value, attr, data, **kwargs)
 
 
