@@ -15,14 +15,14 @@ import json
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from service.rules import messages
 
 if TYPE_CHECKING:
     from service.rules.cards import Card
 
-PathPart = Union[str, int]
+PathPart = str | int
 Path = tuple[PathPart, ...]
 
 
@@ -47,7 +47,7 @@ class InvalidInputError(RulesError):
         self.problems = [problems] if isinstance(problems, InputProblem) else list(problems)
         super().__init__("; ".join(f"{'/'.join(map(str, p.path))}: {p.message}" for p in self.problems))
 
-    def at(self, *prefix: PathPart) -> "InvalidInputError":
+    def at(self, *prefix: PathPart) -> InvalidInputError:
         """The same problems, with ``prefix`` put in front of every path (for nested requests)."""
         return type(self)([InputProblem(prefix + p.path, p.message, p.code, p.params) for p in self.problems])
 
@@ -62,7 +62,7 @@ class Violation:
 
     code: str
     message: str
-    cards: tuple["Card", ...] = field(default=())
+    cards: tuple[Card, ...] = field(default=())
     index: int | None = None  # the action's index, for whole-record validation
     params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
@@ -85,7 +85,7 @@ def problem(domain: str, path: Path, code: str, **params: Any) -> InputProblem:
     return InputProblem(path, messages.render(domain, code, params), code, params)
 
 
-def violation(domain: str, code: str, cards: tuple["Card", ...] = (), index: int | None = None, **params: Any) -> Violation:
+def violation(domain: str, code: str, cards: tuple[Card, ...] = (), index: int | None = None, **params: Any) -> Violation:
     """A ``Violation`` whose English message is the catalog's text of ``code`` in ``domain``."""
     code = str(code)
     return Violation(code, messages.render(domain, code, params), cards, index, params)

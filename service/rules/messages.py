@@ -675,7 +675,7 @@ CATALOG: dict[str, dict[str, Text]] = {
 SHARED_DOMAINS = ("cards", "http", "schema", "json")
 GAME_DOMAINS = tuple(domain for domain in CATALOG if domain not in SHARED_DOMAINS)
 """The games' own texts (a game of the registry, service/rules/games.py, names its domain)."""
-FALLBACK = {domain: ("cards",) for domain in GAME_DOMAINS}
+FALLBACK = dict.fromkeys(GAME_DOMAINS, ("cards",))
 """Where a domain's look-up continues when the domain has no such key."""
 PATTERN_DOMAINS = ("schema", "json", "http")
 """Domains whose texts also arrive as plain English strings (from marshmallow, the JSON decoder, werkzeug,
