@@ -14,9 +14,10 @@ from service.rules import big_two as b2
 from service.rules import big_two_plays
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType, InvalidPlay, MoveViolation, ProblemCode
 from service.rules.cards import Card, NotationProblem, card_texts
-from service.rules.games import Game
+from service.rules.games import Game, find_game
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
+RULES: b2.BigTwoRules = find_game("big-two").default.rules  # the registry's (its only rule set, the house rules)
 
 ACTION_TYPES = [t.value for t in ActionType]
 # A legal game has at most 193 actions: 49 plays (the winner's 13 cards one by one, each loser shedding 12)
@@ -239,14 +240,14 @@ LAST_PLAY_FAULTS = [code for code in InvalidPlay if code is not InvalidPlay.JOKE
 def games_score() -> Response:
     body = load_body(_score)
     winner = body["winner"]
-    return answer(game_score(b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], body["losers"])))
+    return answer(game_score(b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], body["losers"], RULES)))
 
 
 @blueprint.post("/games/validate")
 @rule_codes(b2.DOMAIN, violations=[*InvalidPlay, *MoveViolation], errors=ERRORS, rules_only=["duplicate_card"])
 def games_validate() -> Response:
     body = load_body(_game_validate)
-    return answer(game_record(b2.validate_game(body["base"], body["hands"], body["actions"])))
+    return answer(game_record(b2.validate_game(body["base"], body["hands"], body["actions"], RULES)))
 
 
 # --- plays/legal (issue 14) ------------------------------------------------------------------------------
