@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import ValidationError, fields, post_load, validate
 
-from service.api import i18n
+from service.api import i18n, texts
 from service.api.common import (
     FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
@@ -23,6 +23,7 @@ from service.rules import ofc_pineapple as ofc
 from service.rules.cards import DECK, NotationProblem
 from service.rules.games import GAMES, Game, find_game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
+from service.rules.messages import Message
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
@@ -186,7 +187,7 @@ def _round_field(game: Game) -> type[fields.Field]:
         def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int | str:
             if (fantasyland and value == ofc.FANTASYLAND_ROUND) or (type(value) is int and 1 <= value <= rounds):
                 return value
-            raise ValidationError(i18n.LocalizedMessage.text(ofc.DOMAIN, "invalid_round", **case))
+            raise ValidationError(texts.SchemaMessage.of(Message(ofc.DOMAIN, "invalid_round", case)))
 
     return RoundField
 

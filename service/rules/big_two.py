@@ -64,10 +64,8 @@ class Combination(StrEnum):
     GREEN_DRAGON = "green_dragon"
 
 
-COMBINATION_LABELS: dict[Combination, dict[str, str]] = {
-    c: {language: messages.text(DOMAIN, f"label.{c.value}", language) for language in messages.LANGUAGES} for c in Combination
-}
-"""Each combination's label by language, from the catalog (service/rules/messages.py)."""
+COMBINATION_LABELS: dict[Combination, messages.Message] = {c: messages.label(DOMAIN, c.value) for c in Combination}
+"""Each combination's label: its key in the catalog (service/rules/messages.py), rendered at the edge."""
 
 _RUNG = {combination: rung for rung, combination in enumerate(Combination, start=1)}
 _MONSTERS = frozenset({Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH})  # 「鐵支與同花順稱為『怪物』」
@@ -222,7 +220,7 @@ class Classification:
 
 
 def _value(combination: Combination, strength: tuple[int, ...], ordered: tuple[Card, ...]) -> Classification:
-    hand = HandValue(combination.value, COMBINATION_LABELS[combination]["en"], (_RUNG[combination], *strength), ordered)
+    hand = HandValue(combination.value, COMBINATION_LABELS[combination], (_RUNG[combination], *strength), ordered)
     return Classification(True, combination, combination in _MONSTERS, hand)
 
 
@@ -609,17 +607,21 @@ def _straight_flushes(held: tuple[Card, ...]) -> Iterable[tuple[Card, ...]]:
 class Factor:
     """One factor of a multiplier: its code, its value (already raised to its count) and why.
 
-    ``reason`` is the English text of ``factor`` with ``params`` (catalog key ``factor.<code>``)."""
+    Its reason is the catalog's text ``factor.<code>`` with ``params`` (the HTTP layer renders it in the
+    client's language; ``reason`` is the English text, on demand)."""
 
     factor: FactorCode
     value: int
-    reason: str
     cards: tuple[Card, ...] = ()  # the cards that earn it (the 2s, the 3 of clubs, the monster)
-    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def reason(self) -> str:
+        return messages.render(DOMAIN, f"factor.{self.factor.value}", self.params)
 
 
 def _factor(code: FactorCode, value: int, cards: tuple[Card, ...] = (), **params: Any) -> Factor:
-    return Factor(code, value, messages.render(DOMAIN, f"factor.{code.value}", params), cards, params)
+    return Factor(code, value, cards, params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -689,7 +691,7 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
         return problems
     finish = classify(played)
     if not finish.valid:
-        problems += [InputProblem(("winner", "last_play"), v.message, v.code, v.params) for v in finish.violations]
+        problems += [v.as_problem("winner", "last_play") for v in finish.violations]
     if grand_slam is True and any(len(cards) != HAND_SIZE for cards in left):
         # 「其餘三家整局一張牌都沒出過」: every loser of a grand slam still holds 13 cards
         problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.GRAND_SLAM_IMPOSSIBLE))
