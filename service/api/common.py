@@ -195,9 +195,9 @@ class _NotJson(ValueError):
     """A JSON text this service refuses although Python's decoder would take it (400): the detail's key and
     parameters."""
 
-    def __init__(self, key: str, **params: Any):
-        super().__init__(key)
-        self.key, self.params = key, params
+    def __init__(self, detail: str, params: dict[str, Any]):
+        super().__init__(detail)
+        self.detail, self.params = detail, params
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -205,12 +205,12 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(obj) != len(pairs):
         seen: set[str] = set()
         key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise _NotJson("detail.duplicate_key", key=quoted(key))
+        raise _NotJson("detail.duplicate_key", {"key": quoted(key)})
     return obj
 
 
 def _no_constant(name: str) -> Any:
-    raise _NotJson("detail.not_a_number", constant=name)
+    raise _NotJson("detail.not_a_number", {"constant": name})
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
@@ -230,7 +230,7 @@ def decode_json(raw: bytes, unique_keys: bool = True) -> Any:
     try:
         return (_DECODER if unique_keys else _PLAIN_DECODER).decode(text)
     except _NotJson as error:
-        raise ApiProblem(400, error.key, error.params) from None
+        raise ApiProblem(400, error.detail, error.params) from None
     except json.JSONDecodeError as error:
         raise malformed_json(error) from None
     except ValueError:  # the only other: an integer beyond Python's digit limit for int()

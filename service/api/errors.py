@@ -8,9 +8,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
-
-from werkzeug.exceptions import BadRequest, MethodNotAllowed, NotFound, RequestEntityTooLarge
+from werkzeug.exceptions import BadRequest, HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
 from service.api import i18n, texts
 from service.rules.errors import InvalidInputError
