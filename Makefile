@@ -8,7 +8,7 @@ PORT ?= 8000
 # pytest-xdist workers; the suite is sized for a 2-core machine
 TEST_WORKERS ?= 2
 
-.PHONY: run test test-tools lint-spec bench sizing clean container-check fuzz load zh-cn
+.PHONY: run test test-tools bench sizing clean container-check fuzz load zh-cn
 
 $(VENV)/.run-deps: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -26,7 +26,6 @@ from service.rules.games import GAMES  # noqa: E402
 from tests.ofc_pineapple.records import BING, JIA, YI  # noqa: E402
 
 RULE_SETS = [(game.id, r.id, r.rules) for game in GAMES for r in game.rule_sets if r.rules is not None]
-DEFAULT = RULE_SETS[0][2]
 
 
 def module_at(rev: str) -> ModuleType:

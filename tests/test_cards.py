@@ -3,7 +3,23 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules.cards import CARD_BY_TEXT, DECK, JOKER, Card, Suit, find_duplicates, parse_card, parse_cards
+from service.rules.cards import (
+    CARD_BY_TEXT,
+    CARD_OR_JOKER_BY_TEXT,
+    DECK,
+    JOKER,
+    JOKER_SPELLINGS,
+    Card,
+    Suit,
+    card_texts,
+    cards,
+    extra_copies,
+    find_duplicates,
+    parse_card,
+    parse_cards,
+    read_cards,
+    repeated,
+)
 from service.rules.errors import CardNotationError
 
 RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
@@ -51,3 +67,41 @@ def test_find_duplicates_points_at_the_first_copy_too_many():
     located = [(("a", i), parse_card(t)) for i, t in enumerate(["As", "Kd", "as", "A♠"])]
     assert [p.path for p in find_duplicates(located)] == [("a", 2)]
     assert find_duplicates(located, copies={parse_card("As"): 3}) == []
+
+
+def test_extra_copies_names_each_first_copy_beyond_the_allowance_with_its_place():
+    hand = cards("As Kd As As Kd 2c")
+    assert extra_copies(enumerate(hand)) == [(2, parse_card("As"), 1), (4, parse_card("Kd"), 1)]
+    assert extra_copies(enumerate(hand), {parse_card("As"): 2}) == [(3, parse_card("As"), 2), (4, parse_card("Kd"), 1)]
+    assert extra_copies(enumerate(hand), {parse_card("Kd"): 2}, default_copies=0) == [(0, parse_card("As"), 0), (5, parse_card("2c"), 0)]
+
+
+def test_repeated_lists_each_repeated_card_once():
+    assert repeated(cards("As Kd As As Kd 2c")) == cards("As Kd")
+    assert repeated(cards("As Kd 2c")) == []
+
+
+def test_one_joker_spelling_table():
+    assert JOKER_SPELLINGS == {"JK", "Jk", "jK", "jk"}
+    assert CARD_OR_JOKER_BY_TEXT == CARD_BY_TEXT | {text: JOKER for text in JOKER_SPELLINGS}
+
+
+@pytest.mark.parametrize(
+    ("texts", "jokers", "size"),
+    [(["As", "10♠", "kd"], False, None), (["As", "jk"], True, None), (["As", "Kd", "Qh"], False, 3), ([], False, None)],
+)
+def test_read_cards_is_parse_cards_on_plain_lists(texts, jokers, size):
+    assert read_cards(texts, jokers=jokers, size=size) == parse_cards(texts, jokers=jokers)
+
+
+@pytest.mark.parametrize(
+    ("texts", "jokers", "size"),
+    [(["As", "JK"], False, None), (["As", "Zz"], True, None), (["As", None], False, None), (["As", ["Kd"]], False, None),
+     (("As", "Kd"), False, None), ("As", False, None), (["As", "Kd"], False, 3), (None, False, None)],
+)
+def test_read_cards_declines_anything_else(texts, jokers, size):
+    assert read_cards(texts, jokers=jokers, size=size) is None
+
+
+def test_card_texts_is_canonical():
+    assert card_texts(cards("as 10♠ jk")) == ["As", "Ts", "JK"]

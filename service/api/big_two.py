@@ -8,12 +8,12 @@ from marshmallow import fields, validate
 
 from service.api import i18n
 from service.api.common import (
-    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, violation, rule_codes,
+    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, violation, rule_codes,
 )  # fmt: skip
 from service.rules import big_two as b2
 from service.rules import big_two_plays
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType, InvalidPlay, MoveViolation, ProblemCode
-from service.rules.cards import NotationProblem
+from service.rules.cards import NotationProblem, card_texts
 from service.rules.games import Game
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
@@ -220,8 +220,14 @@ def moves_validate() -> Response:
     return answer(move_result(b2.validate_move(body["hand"], body["table"], action)))
 
 
+# What only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a card twice
+# across lists or in two spellings (3c, 3C), whether cards make a combination, a grand slam's hands, the
+# game's first lead. A joker never passes the contract's card pattern.
+LAST_PLAY_FAULTS = [code for code in InvalidPlay if code is not InvalidPlay.JOKER_NOT_ALLOWED]
+
+
 @blueprint.post("/games/score")
-@rule_codes(b2.DOMAIN, errors=ERRORS)
+@rule_codes(b2.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "grand_slam_impossible", *LAST_PLAY_FAULTS])
 def games_score() -> Response:
     body = load_body(_score)
     winner = body["winner"]
@@ -230,7 +236,7 @@ def games_score() -> Response:
 
 
 @blueprint.post("/games/validate")
-@rule_codes(b2.DOMAIN, violations=[*InvalidPlay, *MoveViolation], errors=ERRORS)
+@rule_codes(b2.DOMAIN, violations=[*InvalidPlay, *MoveViolation], errors=ERRORS, rules_only=["duplicate_card"])
 def games_validate() -> Response:
     body = load_body(_game_validate)
     actions = [Action(ActionType(a["type"]), tuple(a["cards"]), a["seat"]) for a in body["actions"]]
@@ -257,7 +263,8 @@ def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
 
 
 @blueprint.post("/plays/legal")
-@rule_codes(b2.DOMAIN, errors=(*ERRORS, *big_two_plays.PlaysProblem))
+@rule_codes(b2.DOMAIN, errors=(*ERRORS, *big_two_plays.PlaysProblem),
+            rules_only=["duplicate_card", "table_not_a_play", "first_lead_with_table", "first_lead_hand", "seat_needed"])  # fmt: skip
 def plays_legal() -> Response:
     body = load_body(_plays_legal)
     table = body["table"]

@@ -177,6 +177,25 @@ def document(app: Flask) -> str:
         lines += ["", f"### `{domain}`", "", f"Answered by {names}.", "", *CODE_HEAD, *code_rows(domain, codes)]
     lines += [
         "",
+        "### Refusals only the rules can decide, per operation",
+        "",
+        "A request valid against `openapi.yaml` can still be refused with a 422, but only for one of these",
+        "codes: what the contract cannot state (a size that depends on another field, a card twice across",
+        "lists or in two spellings such as `As` and `AS`, how many copies the deck holds, the game's state, the",
+        "rule set named). Any other 422 to such a request is a gap in the contract",
+        "(`tests/api/test_contract_schemathesis.py` checks this on every operation).",
+        "",
+        "| operation | codes |",
+        "|---|---|",
+    ]
+    for op in ops:
+        if op.codes is None or not op.codes.errors:
+            continue
+        refusals = [f"`{code}`" for code in op.codes.rules_only]
+        refusals += [f"`wrong_length` at `{pointer}` (its length depends on the rule set named)" for pointer in op.codes.lengths_by_rule_set]
+        lines.append(f"| `{op.method} {op.path}` (`{op.operation_id}`) | {', '.join(refusals) or 'none'} |")
+    lines += [
+        "",
         "## Violation codes, per operation",
         "",
         "A violation is a rule broken by well-formed input: part of a `200` answer, with the `cards` involved and,",

@@ -13,7 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from service.api import i18n, texts
 from service.api.errors import ApiProblem
 from service.api.limits import check_json_depth, read_body, too_deep
-from service.rules.cards import Card, card_of_text, parse_card
+from service.rules.cards import Card, card_texts, parse_card, read_cards
 from service.rules.errors import CardNotationError, Violation, quoted
 from service.rules.hand_value import HandValue
 from service.rules.messages import Message
@@ -36,15 +36,14 @@ class CardField(fields.Field):
 
 
 class CardList(fields.List):
-    """A list of cards. Valid lists (the common case) are read with one dictionary look-up per card; any
-    problem falls back to the item-by-item path, which reports each bad entry at its index."""
+    """A list of cards. Valid lists (the common case) are read with one dictionary look-up per card
+    (``cards.read_cards``); any problem falls back to the item-by-item path, which reports each bad entry
+    at its index."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
-        if type(value) is list and not self.inner.jokers:  # type: ignore[attr-defined]
-            try:
-                return list(map(card_of_text, value))
-            except (KeyError, TypeError):
-                pass
+        cards = read_cards(value, jokers=self.inner.jokers)  # type: ignore[attr-defined]
+        if cards is not None:
+            return cards
         return super()._deserialize(value, attr, data, **kwargs)
 
 
@@ -78,16 +77,6 @@ class FastNested(fields.Nested):
             if loaded is not None:
                 return loaded
         return super()._deserialize(value, attr, data, partial=partial, **kwargs)
-
-
-def fast_cards(value: Any, size: int) -> tuple[Card, ...] | None:
-    """``size`` cards from a list of canonical or alias spellings, or None to leave it to the schema."""
-    if type(value) is not list or len(value) != size:
-        return None
-    try:
-        return tuple(map(card_of_text, value))
-    except (KeyError, TypeError):
-        return None
 
 
 # --- arrays over their maxItems: refused before a single item is read ------------------------------------
@@ -288,10 +277,6 @@ def answer(body: Any, status: int = 200) -> Response:
     return Response(data, status=status, mimetype="application/json")
 
 
-def card_texts(cards: Iterable[Card]) -> list[str]:
-    return [c.text for c in cards]
-
-
 def hand_value(hand: HandValue) -> dict[str, Any]:
     body: dict[str, Any] = {
         "category": hand.category,
@@ -351,14 +336,29 @@ class RuleCodes:
     domain: str
     violations: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
+    rules_only: tuple[str, ...] = ()
+    """The ``errors`` a request valid against the contract can still get: what only the rules can decide
+    (a size that depends on another field, a card twice across lists or in two spellings, the game's state)."""
+    lengths_by_rule_set: tuple[str, ...] = ()
+    """Pointers of lists whose length the rule set named decides: the contract gives the widest bounds of
+    the game's rule sets, so a request valid against it can get the schema's ``wrong_length`` there."""
 
 
-def rule_codes(domain: str, *, violations: Iterable[str] = (), errors: Iterable[str] = ()) -> Callable[[View], View]:
+def rule_codes(domain: str, *, violations: Iterable[str] = (), errors: Iterable[str] = (), rules_only: Iterable[str] = (),
+               lengths_by_rule_set: Iterable[str] = ()) -> Callable[[View], View]:  # fmt: skip
     """Declare, on a route, the codes it answers (``service/api/catalog.py`` lists them; the test client
-    checks every answer against them)."""
+    checks every answer against them, and the contract fuzzing checks that a request valid against the
+    contract is refused only for a reason in ``rules_only`` or ``lengths_by_rule_set``)."""
+    codes = RuleCodes(domain, _codes(violations), _codes(errors), _codes(rules_only), tuple(lengths_by_rule_set))
+    if not set(codes.rules_only) <= set(codes.errors):
+        raise ValueError(f"rules_only codes that are not errors of the route: {set(codes.rules_only) - set(codes.errors)}")
 
     def declare(view: View) -> View:
-        view.rule_codes = RuleCodes(domain, tuple(dict.fromkeys(map(str, violations))), tuple(dict.fromkeys(map(str, errors))))  # type: ignore[attr-defined]
+        view.rule_codes = codes  # type: ignore[attr-defined]
         return view
 
     return declare
+
+
+def _codes(codes: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(map(str, codes)))

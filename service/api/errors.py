@@ -28,8 +28,6 @@ PROBLEM_TYPES = {
 """The problem types the application answers, by status. gunicorn's own refusals, before the application,
 may have more (``service.gunicorn_worker.PROBLEM_TYPES`` when it declares them); ``docs/errors.md`` and
 ``openapi.yaml`` list every one (``service/api/catalog.py``, and a test that they are complete)."""
-TITLES = {status: texts.text(f"title.{status}") for status in PROBLEM_TYPES}
-"""The titles in English; answers carry them in the client's language (``i18n.title``)."""
 
 SCHEMA_ERROR_CODES = {
     "unknown": "unknown_field",

@@ -10,13 +10,12 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
-from service.api.common import CardField, StrictInteger, StrictSchema, answer, card_texts, hand_value, load_body, rule_codes, violation
+from service.api.common import CardField, CardList, StrictInteger, StrictSchema, answer, hand_value, load_body, rule_codes, violation
 from service.rules import joker_thirteen as j13
 from service.rules.games import Game
 from service.rules import joker_thirteen_suggest as suggest
-from service.rules.cards import CARD_BY_TEXT, JOKER, JOKER_TEXT, Card
+from service.rules.cards import NotationProblem, card_texts, read_cards
 from service.rules.hand_value import HandValue
-from service.rules.cards import NotationProblem
 from service.rules.joker_thirteen import DUNS, Arrangement, ArrangementViolation, Dun, ProblemCode
 
 blueprint = Blueprint("joker_thirteen", __name__, url_prefix="/v1/joker-thirteen")
@@ -28,38 +27,9 @@ MAX_HAND = len(j13.GAME_DECK)  # a hand of the wrong size is a violation; no han
 
 # --- the card lists: jokers allowed ------------------------------------------------------------------
 
-_CARD_OR_JOKER: dict[str, Card] = CARD_BY_TEXT | {
-    a + b: JOKER for a in {JOKER_TEXT[0].lower(), JOKER_TEXT[0]} for b in {JOKER_TEXT[1].lower(), JOKER_TEXT[1]}
-}
-"""Every accepted spelling of the 52 cards and of the joker: parsing a card is one look-up."""
-
-
-class JokerCardList(fields.List):
-    """A list of cards, jokers allowed. Valid lists are read with one look-up per card; any problem falls
-    back to the item-by-item path, which reports each bad entry at its index."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
-        if type(value) is list:
-            try:
-                return [_CARD_OR_JOKER[text] for text in value]
-            except (KeyError, TypeError):
-                pass
-        return super()._deserialize(value, attr, data, **kwargs)
-
-
 def joker_cards(min_items: int, max_items: int, **kwargs: Any) -> fields.List:
     length = validate.Length(equal=min_items) if min_items == max_items else validate.Length(min=min_items, max=max_items)
-    return JokerCardList(CardField(jokers=True), validate=length, **kwargs)
-
-
-def fast_joker_cards(value: Any, size: int) -> list[Card] | None:
-    """``size`` cards (jokers allowed) from plainly valid spellings, or None to leave it to the schema."""
-    if type(value) is not list or len(value) != size:
-        return None
-    try:
-        return [_CARD_OR_JOKER[text] for text in value]
-    except (KeyError, TypeError):
-        return None
+    return CardList(CardField(jokers=True), validate=length, **kwargs)
 
 
 def dun_field() -> fields.String:
@@ -97,14 +67,14 @@ class JokerThirteenScoredPlayer(StrictSchema):
     def fast_load(data: Any) -> dict[str, Any] | None:
         if type(data) is not dict or not _DUN_KEYS <= data.keys() <= _PLAYER_KEYS:
             return None
-        head = fast_joker_cards(data["head"], Dun.HEAD.size)
-        middle = fast_joker_cards(data["middle"], Dun.MIDDLE.size)
-        tail = fast_joker_cards(data["tail"], Dun.TAIL.size)
+        head = read_cards(data["head"], jokers=True, size=Dun.HEAD.size)
+        middle = read_cards(data["middle"], jokers=True, size=Dun.MIDDLE.size)
+        tail = read_cards(data["tail"], jokers=True, size=Dun.TAIL.size)
         if head is None or middle is None or tail is None:
             return None
         hand = data.get("hand")
         if hand is not None:
-            hand = fast_joker_cards(hand, j13.HAND_SIZE)
+            hand = read_cards(hand, jokers=True, size=j13.HAND_SIZE)
             if hand is None:
                 return None
         return {"head": head, "middle": middle, "tail": tail, "hand": hand}
@@ -192,8 +162,11 @@ ERRORS = (*NotationProblem, *ProblemCode, *ArrangementViolation)  # rounds/score
 """The 422 ``errors`` codes of this game's operations, besides the request schema's."""
 
 
+# What only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a dun's size
+# depends on the dun named, and the deck holds some cards more than once (the spades twice, three jokers),
+# so no list can be a set in the contract; where the cards come from (the hand) and 相公 are rules.
 @blueprint.post("/duns/evaluate")
-@rule_codes(j13.DOMAIN, errors=ERRORS)
+@rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_head_size", "wrong_middle_size", "wrong_tail_size"])
 def duns_evaluate() -> Response:
     body = load_body(_dun_evaluate)
     dun = Dun(body["dun"])
@@ -201,7 +174,7 @@ def duns_evaluate() -> Response:
 
 
 @blueprint.post("/duns/compare")
-@rule_codes(j13.DOMAIN, errors=ERRORS)
+@rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_head_size", "wrong_middle_size", "wrong_tail_size"])
 def duns_compare() -> Response:
     body = load_body(_dun_compare)
     dun = Dun(body["dun"])
@@ -217,7 +190,8 @@ def arrangements_validate() -> Response:
 
 
 @blueprint.post("/rounds/score")
-@rule_codes(j13.DOMAIN, errors=ERRORS)
+@rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["too_many_copies", "card_not_in_hand", "card_used_twice", "head_not_below_middle",
+                                                   "middle_above_tail"])  # fmt: skip
 def rounds_score() -> Response:
     body = load_body(_round_score)
     players = [Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in body["players"]]
@@ -260,7 +234,7 @@ def suggestion(s: suggest.Suggestion) -> dict[str, Any]:
 
 
 @blueprint.post("/arrangements/suggest")
-@rule_codes(j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem))
+@rule_codes(j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem), rules_only=["duplicate_card", "suggest_hand_size"])
 def arrangements_suggest() -> Response:
     body = load_body(_suggest)
     suggest.check_hand(body["cards"])

@@ -16,11 +16,11 @@ from marshmallow import ValidationError, fields, post_load, validate
 
 from service.api import i18n, texts
 from service.api.common import (
-    FastNested, fast_cards, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, card_texts, hand_value, load_body, rule_codes, violation,
+    FastNested, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
 from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
-from service.rules.cards import DECK, NotationProblem
+from service.rules.cards import DECK, NotationProblem, card_texts, read_cards
 from service.rules.games import GAMES, Game, find_game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.messages import Message
@@ -49,10 +49,10 @@ class CompleteBoard(StrictSchema):
     def fast_load(data: Any) -> Board | None:
         if type(data) is not dict or data.keys() != _ROW_KEYS:
             return None
-        top, middle, bottom = fast_cards(data["top"], 3), fast_cards(data["middle"], 5), fast_cards(data["bottom"], 5)
+        top, middle, bottom = read_cards(data["top"], size=3), read_cards(data["middle"], size=5), read_cards(data["bottom"], size=5)
         if top is None or middle is None or bottom is None:
             return None
-        return Board(top, middle, bottom)
+        return Board(tuple(top), tuple(middle), tuple(bottom))
 
 
 class PartialBoard(StrictSchema):
@@ -63,6 +63,12 @@ class PartialBoard(StrictSchema):
     @post_load
     def _board(self, data: dict[str, Any], **kwargs: Any) -> Board:
         return Board.of(data)
+
+
+class BoardInPlay(PartialBoard):
+    """The board of moves/legal and boards/outlook: the same rows, each a set in the contract
+    (``uniqueItems``), since these operations refuse a card listed twice (422) where moves/validate answers
+    it as a violation."""
 
 
 class Placement(StrictSchema):
@@ -145,7 +151,7 @@ class RecordPlayer(StrictSchema):
     fantasyland = fantasyland_field()
 
 
-SHARED_SCHEMAS = [CompleteBoard, PartialBoard, Placement, FantasylandState, TopRoyalties, FiveCardRoyalties, RoyaltyTables, ScoredPlayer, RecordPlayer]
+SHARED_SCHEMAS = [CompleteBoard, PartialBoard, BoardInPlay, Placement, FantasylandState, TopRoyalties, FiveCardRoyalties, RoyaltyTables, ScoredPlayer, RecordPlayer]
 
 
 # --- schemas of one game: its rule sets bound the rest ------------------------------------------------
@@ -370,15 +376,20 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     board_evaluate, move_validate = schemas["BoardEvaluateRequest"](), schemas["MoveValidateRequest"]()
     hand_score_request, hand_validate = schemas["HandScoreRequest"](), schemas["HandValidateRequest"]()
 
+    # What only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a row's
+    # size depends on the row named, a card can be listed twice in two spellings (As, AS), the round and
+    # the Fantasyland deals on the rule set named, the dealer's seat on the number of players.
+    players_by_rule_set = ("/players",) if len({r.rules.players for r in game.rule_sets}) > 1 else ()
+
     @bp.post("/rows/evaluate")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS)
+    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
     def rows_evaluate() -> Response:
         body = load_body(row_evaluate)
         rules = effective_rules(game_rules, default, body)
         return answer(say_rules(body, rules, row_value(ofc.evaluate_row(Row(body["row"]), body["cards"], ("cards",), rules))))
 
     @bp.post("/rows/compare")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS)
+    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
     def rows_compare() -> Response:
         body = load_body(row_compare)
         rules = effective_rules(game_rules, default, body)
@@ -386,14 +397,14 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         return answer(say_rules(body, rules, {"winner": result, "a": row_value(a), "b": row_value(b)}))
 
     @bp.post("/boards/evaluate")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS)
+    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"])
     def boards_evaluate() -> Response:
         body = load_body(board_evaluate)
         rules = effective_rules(game_rules, default, body)
         return answer(say_rules(body, rules, board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules))))
 
     @bp.post("/moves/validate")
-    @rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS)
+    @rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=["invalid_round"])
     def moves_validate() -> Response:
         body = load_body(move_validate)
         rules = effective_rules(game_rules, default, body)
@@ -405,7 +416,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         }))  # fmt: skip
 
     @bp.post("/hands/score")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS)
+    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"], lengths_by_rule_set=players_by_rule_set)
     def hands_score() -> Response:
         body = load_body(hand_score_request)
         rules = effective_rules(game_rules, default, body)
@@ -413,7 +424,8 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         return answer(say_rules(body, rules, hand_score(score)))
 
     @bp.post("/hands/validate")
-    @rule_codes(ofc.DOMAIN, violations=MoveViolation, errors=ERRORS)
+    @rule_codes(ofc.DOMAIN, violations=MoveViolation, errors=ERRORS, rules_only=["fantasyland_cards", "bad_seat"],
+                lengths_by_rule_set=players_by_rule_set)  # fmt: skip
     def hands_validate() -> Response:
         body = load_body(hand_validate)
         rules = effective_rules(game_rules, default, body)
@@ -442,12 +454,12 @@ def legal_request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchem
     rule_set_ids = [r.id for r in game.rule_sets]
     most_dealt = max(deal.dealt for r in game.rule_sets for deal in r.rules.deals)
     moves_legal = type(prefix + "MovesLegalRequest", (StrictSchema,), {
-        "board": fields.Nested(PartialBoard, required=True),
+        "board": fields.Nested(BoardInPlay, required=True),
         "dealt": card_list(1, most_dealt, required=True),
         "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
     })
     outlook = type(prefix + "OutlookRequest", (StrictSchema,), {
-        "board": fields.Nested(PartialBoard, required=True),
+        "board": fields.Nested(BoardInPlay, required=True),
         "seen": card_list(0, 52, load_default=list),
         "fantasyland": fantasyland_field(),
         "limit": StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_LIMIT), load_default=ofc_outlook.DEFAULT_LIMIT),
@@ -500,14 +512,16 @@ def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSc
     moves_legal_request, outlook_request = schemas["MovesLegalRequest"](), schemas["OutlookRequest"]()
 
     @bp.post("/moves/legal")
-    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem))
+    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem),
+                rules_only=["duplicate_card", "deal_size", "board_between_rounds", "board_complete"])  # fmt: skip
     def moves_legal() -> Response:
         body = load_body(moves_legal_request)
         rules = effective_rules(game_rules, default, body)
         return answer(say_rules(body, rules, move_list(ofc_moves.legal_moves(body["board"], body["dealt"], rules))))
 
     @bp.post("/boards/outlook")
-    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem))
+    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem),
+                rules_only=["duplicate_card", "board_between_rounds", "fantasyland_cards", "not_enough_cards"])  # fmt: skip
     def boards_outlook() -> Response:
         body = load_body(outlook_request)
         rules = effective_rules(game_rules, default, body)
@@ -589,7 +603,7 @@ def fantasyland_setting(setting: fantasyland.Setting, dealt: int, rules: OfcRule
 
 
 @blueprint.post("/fantasyland/solve")
-@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem))
+@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem), rules_only=["duplicate_card", "fantasyland_deal_size"])
 def fantasyland_solve() -> Response:
     body = load_body(_fantasyland_solve)
     game = find_game("ofc-pineapple")

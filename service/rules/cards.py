@@ -7,9 +7,9 @@ one dictionary look-up and cards compare by identity.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from enum import IntEnum, StrEnum
-from typing import ClassVar
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+from typing import ClassVar, TypeVar
 
 from service.rules.errors import CardNotationError, InputProblem, Path, problem, quoted
 
@@ -40,30 +40,7 @@ class Suit(StrEnum):
 _SUIT_ORDER = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
 
 
-class Rank(IntEnum):
-    """Ranks by poker value: deuce 2 ... ace 14."""
-
-    TWO = 2
-    THREE = 3
-    FOUR = 4
-    FIVE = 5
-    SIX = 6
-    SEVEN = 7
-    EIGHT = 8
-    NINE = 9
-    TEN = 10
-    JACK = 11
-    QUEEN = 12
-    KING = 13
-    ACE = 14
-
-    @property
-    def symbol(self) -> str:
-        return RANK_SYMBOLS[self - 2]
-
-
 RANK_SYMBOLS = "23456789TJQKA"
-SUIT_SYMBOLS = "cdhs"
 JOKER_TEXT = "JK"
 
 
@@ -143,9 +120,28 @@ def _spellings() -> dict[str, Card]:
 
 CARD_BY_TEXT: dict[str, Card] = _spellings()
 """Every accepted spelling of the 52 cards (not the joker) to its card: parsing is one look-up."""
-_JOKER_SPELLINGS = frozenset(_case_variants(JOKER_TEXT))
+JOKER_SPELLINGS = frozenset(_case_variants(JOKER_TEXT))
+"""Every accepted spelling of the joker (any letter case of ``JK``)."""
+CARD_OR_JOKER_BY_TEXT: dict[str, Card] = CARD_BY_TEXT | dict.fromkeys(JOKER_SPELLINGS, JOKER)
+"""``CARD_BY_TEXT`` and the joker's spellings: where jokers are allowed, parsing is one look-up too."""
 card_of_text = CARD_BY_TEXT.__getitem__
 """The card an accepted spelling names (``KeyError`` otherwise): ``map`` it over a list at C speed."""
+_card_or_joker_of_text = CARD_OR_JOKER_BY_TEXT.__getitem__
+
+
+def read_cards(texts: object, *, jokers: bool = False, size: int | None = None) -> list[Card] | None:
+    """The fast path of every card list: the cards of a list of plainly valid spellings (of ``size`` cards
+    when given), else None, and the caller takes its precise path, which names each bad entry.
+
+    ``map`` over a dictionary look-up runs at C speed; an unknown spelling is a ``KeyError`` and a value
+    that is no string (unhashable) a ``TypeError``, both simply a "no" here.
+    """
+    if type(texts) is not list or (size is not None and len(texts) != size):
+        return None
+    try:
+        return list(map(_card_or_joker_of_text if jokers else card_of_text, texts))
+    except (KeyError, TypeError):
+        return None
 
 
 def parse_card(text: object, *, jokers: bool = False, path: Path = ()) -> Card:
@@ -157,7 +153,7 @@ def parse_card(text: object, *, jokers: bool = False, path: Path = ()) -> Card:
         found = CARD_BY_TEXT.get(text)
         if found is not None:
             return found
-        if text in _JOKER_SPELLINGS:
+        if text in JOKER_SPELLINGS:
             if jokers:
                 return JOKER
             raise CardNotationError(problem(DOMAIN, path, NotationProblem.JOKER_NOT_ALLOWED))
@@ -168,10 +164,9 @@ def parse_cards(texts: Iterable[object], *, jokers: bool = False, path: Path = (
     """Parse a list of card strings, reporting every bad one (with its index) at once."""
     if type(texts) is not list:  # a list is read twice below at most; anything else is copied first
         texts = list(texts)
-    try:  # the common case: every entry spells one of the 52 cards, looked up at C speed
-        return list(map(card_of_text, texts))
-    except (KeyError, TypeError):  # a joker, a typo or not a string (unhashable: TypeError): report each
-        pass
+    found = read_cards(texts, jokers=jokers)  # the common case: every entry a plain spelling
+    if found is not None:
+        return found
     cards: list[Card] = []
     problems: list[InputProblem] = []
     for i, text in enumerate(texts):
@@ -194,7 +189,8 @@ def cards(texts: str) -> list[Card]:
     return [card(text) for text in texts.split()]
 
 
-def canonical(hand: Iterable[Card]) -> list[str]:
+def card_texts(hand: Iterable[Card]) -> list[str]:
+    """The canonical notation of each card (``["As", "Td", "JK"]``): how every answer writes cards."""
     return [c.text for c in hand]
 
 
@@ -203,8 +199,35 @@ def by_rank_desc(hand: Iterable[Card]) -> list[Card]:
     return sorted(hand, key=lambda c: (c.rank, c.index), reverse=True)
 
 
+Where = TypeVar("Where")
+
+
+def extra_copies(
+    located: Iterable[tuple[Where, Card]], copies: Mapping[Card, int] | None = None, default_copies: int = 1
+) -> list[tuple[Where, Card, int]]:
+    """Each card's first copy beyond what the deck (or a hand) holds, in order of appearance: where it is
+    (``located`` pairs each card with its place, a request path or an index: ``enumerate(cards)``), the
+    card, and how many copies are allowed (``copies`` for a card, else ``default_copies``).
+
+    The one duplicate finder of every game: one pass, one dictionary.
+    """
+    seen: dict[Card, int] = {}
+    found: list[tuple[Where, Card, int]] = []
+    for where, c in located:
+        count = seen[c] = seen.get(c, 0) + 1
+        allowed = default_copies if copies is None else copies.get(c, default_copies)
+        if count == allowed + 1:
+            found.append((where, c, allowed))
+    return found
+
+
+def repeated(hand: Iterable[Card]) -> list[Card]:
+    """The cards that appear more than once in ``hand``, each once, in order of first repetition."""
+    return [c for _, c, _ in extra_copies(enumerate(hand))]
+
+
 def find_duplicates(
-    located: Sequence[tuple[Path, Card]], *, copies: dict[Card, int] | None = None, default_copies: int = 1
+    located: Iterable[tuple[Path, Card]], *, copies: Mapping[Card, int] | None = None, default_copies: int = 1
 ) -> list[InputProblem]:
     """Problems for every card that appears more often than the deck holds it.
 
@@ -212,12 +235,7 @@ def find_duplicates(
     deck when it is not ``default_copies`` (Joker Thirteen's doubled spades, its 3 jokers). The problem
     points at the first copy too many, so a client sees exactly which entry to fix.
     """
-    seen: dict[Card, int] = {}
-    problems: list[InputProblem] = []
-    for path, c in located:
-        seen[c] = seen.get(c, 0) + 1
-        allowed = default_copies if copies is None else copies.get(c, default_copies)
-        if seen[c] == allowed + 1:
-            case = "once" if allowed == 1 else "many"
-            problems.append(problem(DOMAIN, path, NotationProblem.DUPLICATE_CARD, case=case, card=c.text, copies=allowed))
-    return problems
+    return [
+        problem(DOMAIN, path, NotationProblem.DUPLICATE_CARD, case="once" if allowed == 1 else "many", card=c.text, copies=allowed)
+        for path, c, allowed in extra_copies(located, copies, default_copies)
+    ]

@@ -28,9 +28,6 @@ class HandValue(NamedTuple):
     cards: tuple[Card, ...]
     resolved: tuple[Card, ...] | None = None
 
-    def beats(self, other: "HandValue") -> bool:
-        return self.strength > other.strength
-
 
 def winner(a: HandValue, b: HandValue) -> str:
     """``"a"``, ``"b"`` or ``"tie"`` by strength."""

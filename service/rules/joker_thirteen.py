@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, find_duplicates
+from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, extra_copies, find_duplicates
 from service.rules import messages
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue, winner
@@ -397,17 +397,6 @@ class ArrangementResult:
 Located = list[tuple[Path, Violation]]
 
 
-def _excess(located: Sequence[tuple[Path, Card]], allowed: Mapping[Card, int]) -> list[tuple[Path, Card, int]]:
-    """Each card's first copy beyond ``allowed``: (its path, the card, the count allowed)."""
-    seen: Counter[Card] = Counter()
-    found = []
-    for path, c in located:
-        seen[c] += 1
-        if seen[c] == allowed.get(c, 0) + 1:
-            found.append((path, c, allowed.get(c, 0)))
-    return found
-
-
 def _size_violations(arrangement: Arrangement) -> Located:
     found: Located = []
     for dun in DUNS:
@@ -426,11 +415,11 @@ def _copy_violations(arrangement: Arrangement) -> Located:
     hand = arrangement.hand
     placed = [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
     located_hand = [] if hand is None else [(("hand", i), c) for i, c in enumerate(hand)]
-    for path, c, n in _excess(located_hand, DECK_COPIES) + _excess(placed, DECK_COPIES):
+    for path, c, n in extra_copies(located_hand, DECK_COPIES, 0) + extra_copies(placed, DECK_COPIES, 0):
         found.append((path, violation(DOMAIN, ArrangementViolation.TOO_MANY_COPIES, (c,), card=c.text, copies=n)))
     if hand is not None:
         held = Counter(hand)
-        for path, c, n in _excess(placed, held):
+        for path, c, n in extra_copies(placed, held, 0):
             if n >= DECK_COPIES[c]:
                 continue  # already too_many_copies: the deck itself has no such card to hold
             if n == 0:

@@ -13,16 +13,13 @@ from itertools import combinations
 from typing import NamedTuple
 
 from service.rules import poker
-from service.rules.cards import Card, find_duplicates
+from service.rules.cards import Card, find_duplicates, repeated
 from service.rules.ofc_rules import HOUSE, OfcRules, Row
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue, winner
 
 # The house rules' parameters under their old names; every operation takes ``rules`` (ofc_rules.OfcRules).
 PLAYERS = HOUSE.players[1]
-DEAL_SIZES = {i: d.dealt for i, d in enumerate(HOUSE.deals, 1)}
-"""Cards dealt in each round of a normal hand: round 1 places all 5, rounds 2-5 place 2 and discard 1."""
-PLACE_SIZES = {i: d.placed for i, d in enumerate(HOUSE.deals, 1)}
 FANTASYLAND_SIZES = HOUSE.fantasyland_sizes
 BOARD_SIZE = HOUSE.board_size
 DOMAIN = "ofc-pineapple"  # the catalog domain of this game's texts (service/rules/messages.py)
@@ -345,7 +342,7 @@ def _distinct(hand: Sequence[Card]) -> tuple[Card, ...]:
 
 
 def _duplicates(code: MoveViolation, hand: Sequence[Card]) -> list[Violation]:
-    twice = sorted({c for c in hand if hand.count(c) > 1}, key=lambda c: c.index)
+    twice = sorted(repeated(hand), key=lambda c: c.index)
     return [violation(DOMAIN, code, (c,), card=c.text) for c in twice]
 
 
@@ -382,9 +379,6 @@ class HandScore(NamedTuple):
     players: tuple[PlayerScore, ...]
     matchups: tuple[Matchup, ...]
     button_moves: bool
-
-
-SCOOP_BONUS = HOUSE.scoop_bonus
 
 
 def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcRules = HOUSE) -> Matchup:

@@ -29,10 +29,10 @@ from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 
 from service.rules import messages
-from service.rules.cards import CARD_BY_TEXT, DECK, Card
+from service.rules.cards import DECK, Card
 from service.rules.hand_value import HandValue
 
-__all__ = ["Category", "HandValue", "Ranking", "hand_value", "rank_cards", "strength_of_texts", "value_if_distinct"]
+__all__ = ["Category", "HandValue", "Ranking", "hand_value", "rank_cards", "value_if_distinct"]
 
 
 class Category(StrEnum):
@@ -87,8 +87,6 @@ def _held_table(low: int) -> list[tuple[Card, ...]]:
 _HELD_0, _HELD_1, _HELD_2, _HELD_3 = (_held_table(low) for low in (0, 13, 26, 39))
 CODE_BY_CARD: dict[Card, int] = {c: _code(c) for c in DECK}
 _CODES: list[int] = [CODE_BY_CARD[c] for c in DECK]  # by Card.index: a list index is cheaper than a dict look-up
-CODE_BY_TEXT: dict[str, int] = {text: CODE_BY_CARD[c] for text, c in CARD_BY_TEXT.items()}
-"""Every accepted spelling of a card straight to its code, for evaluation from strings."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,17 +190,6 @@ def rank_cards(hand: Sequence[Card]) -> Ranking:
     for c in hand:
         key += CODE_BY_CARD[c]
     return rank5_codes(key) if len(hand) == 5 else rank3_codes(key)
-
-
-def strength_of_texts(texts: Sequence[str]) -> tuple[int, ...]:
-    """Strength straight from card strings of distinct cards: the hot path for sorting and comparing rows.
-
-    Raises KeyError for a string that is not a card; callers that need a precise error parse first.
-    """
-    key = 0
-    for text in texts:
-        key += CODE_BY_TEXT[text]
-    return (rank5_codes(key) if len(texts) == 5 else rank3_codes(key)).strength
 
 
 def value_if_distinct(hand: Sequence[Card]) -> HandValue | None:

@@ -1,7 +1,9 @@
 """Schemathesis fuzzes every operation of openapi.yaml against the app, positive and negative data,
 all default checks. The spec cannot say "no card twice on one table" or "a top row has 3 cards", so a
-documented 422 for schema-valid data is accepted as the answer to positive data (those 422s have their
-own tests in each game's test_api module). ``make fuzz`` runs the long version against gunicorn.
+422 is accepted as the answer to positive data only for a refusal the route documents as one only the
+rules can decide (``RuleCodes.rules_only``, listed per operation in docs/errors.md; each has its own tests
+in the game's test_api module): any other 422 code for schema-valid data is a gap in the contract.
+``make fuzz`` runs the long version against gunicorn.
 
 One pytest item per (operation, mode), each with its own id: ``schema.parametrize()`` gives every item
 the same node id, and pytest-xdist, scheduling by node id, would then run only one of them.
@@ -21,6 +23,7 @@ from schemathesis import GenerationMode
 from schemathesis.config import SchemathesisConfig
 
 from service.api import create_app, i18n
+from service.api.catalog import codes_of
 from service.rules import messages
 
 pytestmark = pytest.mark.xdist_group("schemathesis")
@@ -30,7 +33,8 @@ config = SchemathesisConfig.from_dict({"checks": {
     "positive_data_acceptance": {"expected-statuses": ["2xx", "422"]},
     "negative_data_rejection": {"expected-statuses": ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]},
 }})
-schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app({"TESTING": True}), config=config)
+APP = create_app({"TESTING": True})
+schema = schemathesis.openapi.from_wsgi("/openapi.json", APP, config=config)
 OPERATIONS = {result.ok().label: result.ok() for result in schema.get_all_operations()}
 CASES = [(label, mode) for label, operation in OPERATIONS.items()
          for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE) if mode is GenerationMode.POSITIVE or operation.body]  # fmt: skip
@@ -43,6 +47,28 @@ def header(headers: dict[str, Any], name: str) -> str:
     """One header of a schemathesis response (its names are lower case, its values lists)."""
     value = {k.lower(): v for k, v in headers.items()}[name.lower()]
     return value[0] if isinstance(value, list) else value
+
+
+def refusals_beyond_the_rules(operation: Any, problem: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entries of a 422 to schema-valid data that the route does not document as decided by the rules."""
+    codes = codes_of(APP, operation.method.upper(), operation.path)
+    allowed = set(codes.rules_only) if codes else set()
+    by_rule_set = set(codes.lengths_by_rule_set) if codes else set()
+    return [e for e in problem.get("errors", [])
+            if e["code"] not in allowed and not (e["code"] == "wrong_length" and e["pointer"] in by_rule_set)]  # fmt: skip
+
+
+def test_a_refusal_outside_the_rules_list_is_caught():
+    """The check above is not vacuous: a schema code, or a rule code the route does not list, is reported."""
+    operation = OPERATIONS["POST /v1/ofc-pineapple/rows/evaluate"]
+    entry = {"pointer": "/cards", "code": "wrong_row_size", "message": "-"}
+    assert refusals_beyond_the_rules(operation, {"errors": [entry]}) == []
+    for code in ("wrong_length", "not_a_card", "bad_seat"):
+        assert refusals_beyond_the_rules(operation, {"errors": [{**entry, "code": code}]}) == [{**entry, "code": code}]
+    hands = OPERATIONS["POST /v1/ofc-pineapple/hands/score"]
+    players = {"pointer": "/players", "code": "wrong_length", "message": "-"}
+    assert refusals_beyond_the_rules(hands, {"errors": [players]}) == []
+    assert refusals_beyond_the_rules(OPERATIONS["POST /v1/ofc-classic/hands/score"], {"errors": [players]}) == [players]
 
 
 def test_every_operation_of_the_spec_is_fuzzed():
@@ -64,6 +90,8 @@ def test_every_operation_conforms_to_the_contract(label, mode):
         if language is not None:
             case.headers = {**(case.headers or {}), "Accept-Language": language}
         response = case.call_and_validate()
+        if mode is GenerationMode.POSITIVE and response.status_code == 422:
+            assert not refusals_beyond_the_rules(operation, response.json()), (case.body, response.json())
         asked = (case.headers or {}).get("Accept-Language")
         expected = "en" if response.status_code < 400 and operation.path.startswith(ENGLISH_ONLY) else i18n.negotiate(asked)
         assert header(response.headers, "Content-Language") == expected, (asked, response.status_code)

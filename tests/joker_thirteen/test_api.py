@@ -10,7 +10,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from service.api import joker_thirteen as api
-from service.rules.cards import canonical
+from service.rules.cards import card_texts
 from tests.conftest import ROOT
 from tests.joker_thirteen.test_scoring import WORKED, worked_hands
 
@@ -35,9 +35,9 @@ def worked_table(with_hands: bool = True) -> list[dict[str, Any]]:
     """The rule book's worked example (tests/joker_thirteen/test_scoring.py), as request bodies."""
     players = []
     for p in worked_hands():
-        body: dict[str, Any] = {"head": canonical(p.head), "middle": canonical(p.middle), "tail": canonical(p.tail)}
+        body: dict[str, Any] = {"head": card_texts(p.head), "middle": card_texts(p.middle), "tail": card_texts(p.tail)}
         if with_hands:
-            body["hand"] = canonical(p.hand)
+            body["hand"] = card_texts(p.hand)
         players.append(body)
     return players
 

@@ -1,0 +1,125 @@
+"""Taiwanese Big Two (台灣大老二): combinations, ordering, moves, scoring and whole-game replay.
+
+One module per part, as the tests are split (tests/big_two): ``combinations``, ``compare``, ``moves``,
+``scoring`` and ``game``, with the codes, labels and card order they share in ``common``. This package
+re-exports every public name, so ``from service.rules.big_two import classify`` keeps working.
+
+Pure and stateless: every function takes the whole situation it judges and returns frozen dataclasses.
+The rule book is ``big-two-taiwan.zh-TW.txt``; the product's rulings on its open points are in
+``docs/rulings.md`` ("Taiwanese Big Two").
+
+Order. Ranks 3 < 4 < ... < K < A < 2 and suits clubs < diamonds < hearts < spades, so a card's Big Two
+rank is 0 (3) ... 10 (K), 11 (A), 12 (2) and its suit 0 (c) ... 3 (s).
+
+``HandValue.strength`` layout: ``(rung, ...)``. The rung is the combination's step on one ladder on
+which the monsters sit above every normal play and the dragons above everything:
+
+=====  ==================  =========================================================
+rung   combination         rest of the tuple
+=====  ==================  =========================================================
+1      single              rank, suit
+2      pair                rank, suit of the higher card
+3      straight            sequence 0 (A2345) ... 9 (23456), suit of its highest-ranked card
+4      full_house          rank of the triple
+5      four_of_a_kind      rank of the four
+6      straight_flush      sequence 0 ... 9, suit
+7      dragon              (nothing)
+8      green_dragon        (nothing)
+=====  ==================  =========================================================
+
+Within one combination, and between a monster (rungs 5-6) and anything below it, the larger strength
+is the one that beats; a dragon beats everything and nothing beats a dragon. Two different normal
+combinations (rungs 1-4) never beat each other whatever their strengths say: ``compare`` is the
+authority on "beats", ``strength`` only sorts. Ties are impossible between plays of one deck.
+"""
+from __future__ import annotations
+
+from service.rules.big_two.common import (
+    CODES,
+    COMBINATION_LABELS,
+    DOMAIN,
+    HAND_SIZE,
+    SEATS,
+    STRAIGHTS,
+    THREE_OF_CLUBS,
+    ActionType,
+    Combination,
+    CompareReason,
+    FactorCode,
+    InvalidPlay,
+    MoveViolation,
+    ProblemCode,
+    big_two_key,
+    big_two_rank,
+    sort_cards,
+)
+from service.rules.big_two.combinations import (
+    Classification,
+    classify,
+)
+from service.rules.big_two.compare import (
+    Comparison,
+    compare,
+    judge,
+)
+from service.rules.big_two.moves import (
+    Action,
+    MoveResult,
+    legal_play_values,
+    legal_plays,
+    validate_move,
+)
+from service.rules.big_two.scoring import (
+    Factor,
+    GameScore,
+    LoserScore,
+    WinnerScore,
+    loser_multiplier_factors,
+    monsters_left,
+    score_game,
+    winner_multiplier_factors,
+)
+from service.rules.big_two.game import (
+    GameRecord,
+    GameState,
+    validate_game,
+)
+
+__all__ = [
+    "COMBINATION_LABELS",
+    "HAND_SIZE",
+    "SEATS",
+    "STRAIGHTS",
+    "THREE_OF_CLUBS",
+    "Action",
+    "ActionType",
+    "Classification",
+    "Combination",
+    "CompareReason",
+    "Comparison",
+    "Factor",
+    "FactorCode",
+    "GameRecord",
+    "GameScore",
+    "GameState",
+    "InvalidPlay",
+    "LoserScore",
+    "MoveResult",
+    "MoveViolation",
+    "ProblemCode",
+    "WinnerScore",
+    "big_two_key",
+    "big_two_rank",
+    "classify",
+    "compare",
+    "judge",
+    "legal_play_values",
+    "legal_plays",
+    "loser_multiplier_factors",
+    "monsters_left",
+    "score_game",
+    "sort_cards",
+    "validate_game",
+    "validate_move",
+    "winner_multiplier_factors",
+]

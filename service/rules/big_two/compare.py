@@ -1,0 +1,83 @@
+"""Taiwanese Big Two: whether one play beats another (tests/big_two/test_compare.py)."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from service.rules.big_two.combinations import classify
+from service.rules.big_two.common import (
+    DOMAIN,
+    _DRAGONS,
+    _MONSTERS,
+    _SEQUENCED,
+    Combination,
+    CompareReason,
+    sort_cards,
+)
+from service.rules.cards import Card, card_texts
+from service.rules.errors import Violation, violation
+from service.rules.hand_value import HandValue
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Whether ``play`` may be put on ``table``, and the one reason why (or why not)."""
+
+    beats: bool
+    reason: CompareReason
+    table: HandValue | None = None
+    play: HandValue | None = None
+    violations: tuple[Violation, ...] = ()  # why the table or the play is no combination
+
+
+def compare(table: Iterable[Card], play: Iterable[Card]) -> Comparison:
+    """Does ``play`` beat ``table``? Both must be valid plays without a card in common."""
+    table_cards, play_cards = tuple(table), tuple(play)
+    on_table, played = classify(table_cards), classify(play_cards)
+    if not on_table.valid:
+        return Comparison(False, CompareReason.INVALID_TABLE, None, played.hand, on_table.violations)
+    if not played.valid:
+        return Comparison(False, CompareReason.INVALID_PLAY, on_table.hand, None, played.violations)
+    shared = sort_cards(set(table_cards) & set(play_cards))
+    if shared:
+        both = violation(DOMAIN, CompareReason.DUPLICATE_CARD, shared, case="table_and_play", these=" ".join(card_texts(shared)))
+        return Comparison(False, CompareReason.DUPLICATE_CARD, on_table.hand, played.hand, (both,))
+    assert on_table.hand is not None and played.hand is not None
+    beats, reason = judge(on_table.hand, played.hand)
+    return Comparison(beats, reason, on_table.hand, played.hand)
+
+
+def judge(table: HandValue, play: HandValue) -> tuple[bool, CompareReason]:
+    """The "who beats whom" table of the rule book on two valid plays' values."""
+    table_kind, play_kind = Combination(table.category), Combination(play.category)
+    if table_kind in _DRAGONS:
+        return False, CompareReason.NOTHING_BEATS_DRAGON  # 「任何牌都壓不過它」
+    if play_kind in _DRAGONS:
+        return True, CompareReason.DRAGON_BEATS_ALL  # 「不受當時桌面牌型的限制」
+    if table_kind != play_kind:
+        return _across_combinations(table_kind, play_kind)
+    for place, (mine, theirs) in enumerate(zip(play.strength[1:], table.strength[1:]), start=1):
+        if mine != theirs:
+            if mine < theirs:
+                return False, CompareReason.LOWER
+            return True, _higher_because(play_kind, place)
+    return False, CompareReason.EQUAL  # 「比桌面更大」: equal is not bigger
+
+
+def _across_combinations(table_kind: Combination, play_kind: Combination) -> tuple[bool, CompareReason]:
+    table_monster, play_monster = table_kind in _MONSTERS, play_kind in _MONSTERS
+    if play_monster and not table_monster:
+        return True, CompareReason.MONSTER_BEATS_NORMAL  # 「不受張數限制」
+    if table_monster and not play_monster:
+        return False, CompareReason.NORMAL_CANNOT_BEAT_MONSTER
+    if play_monster:  # two different monsters: 「同花順 ＞ 鐵支」
+        if play_kind is Combination.STRAIGHT_FLUSH:
+            return True, CompareReason.STRAIGHT_FLUSH_BEATS_QUADS
+        return False, CompareReason.QUADS_CANNOT_BEAT_STRAIGHT_FLUSH
+    return False, CompareReason.DIFFERENT_COMBINATION  # 「一般牌型只能被同一種牌型壓過」
+
+
+def _higher_because(kind: Combination, place: int) -> CompareReason:
+    if place == 1:
+        return CompareReason.HIGHER_SEQUENCE if kind in _SEQUENCED else CompareReason.HIGHER_RANK
+    return CompareReason.HIGHER_SUIT

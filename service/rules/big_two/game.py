@@ -1,0 +1,165 @@
+"""Taiwanese Big Two: a whole game replayed and scored (tests/big_two/test_game.py)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from service.rules.big_two.common import (
+    DOMAIN,
+    HAND_SIZE,
+    SEATS,
+    THREE_OF_CLUBS,
+    ActionType,
+    MoveViolation,
+    ProblemCode,
+    _joker_problems,
+    sort_cards,
+)
+from service.rules.big_two.moves import Action, MoveResult, _judge_move
+from service.rules.big_two.scoring import GameScore, _base_problems, _score
+from service.rules.cards import Card, find_duplicates
+from service.rules.errors import InputProblem, InvalidInputError, Violation, problem, quoted, violation
+from service.rules.hand_value import HandValue
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Where a game stands after the replayed actions."""
+
+    turn: int | None  # the seat to act; None once the game is over
+    table: HandValue | None  # the play to beat; None when the seat to act leads
+    table_seat: int | None  # who made that play
+    passes_in_row: int
+    cards_left: tuple[int, ...]  # per seat
+    hands: tuple[tuple[Card, ...], ...]  # per seat, Big Two order
+    actions_replayed: int  # the legal actions applied
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """The verdict on a game record: the first illegal action, the state so far, the score if over."""
+
+    legal: bool
+    finished: bool
+    violations: tuple[Violation, ...]  # all of the first illegal action's problems, each with its index
+    state: GameState  # after the last legal action (the final state of a finished game)
+    winner: int | None
+    grand_slam: bool | None
+    score: GameScore | None
+    points: tuple[int, ...] | None  # per seat, summing to 0, once finished
+
+
+def validate_game(base: int, hands: Sequence[Sequence[Card]], actions: Sequence[Action]) -> GameRecord:
+    """Replay a whole game (seat s+1 acts after seat s) and stop at the first illegal action."""
+    dealt = [tuple(hand) for hand in hands]
+    problems = _base_problems(base) + _deal_problems(dealt) + _action_problems(actions)
+    if problems:
+        raise InvalidInputError(problems)
+    game = _Replay(dealt)
+    for index, action in enumerate(actions):
+        violations = game.apply(action)
+        if violations:
+            indexed = tuple(replace(v, index=index) for v in violations)
+            return GameRecord(False, game.winner is not None, indexed, game.state(), game.winner, None, None, None)
+    if game.winner is None:
+        return GameRecord(True, False, (), game.state(), None, None, None, None)
+    score = game.score(base)
+    points = [0] * SEATS
+    points[game.winner] = score.winner.points
+    for loser in score.losers:
+        assert loser.seat is not None
+        points[loser.seat] = loser.points
+    return GameRecord(True, True, (), game.state(), game.winner, score.winner.grand_slam, score, tuple(points))
+
+
+def _deal_problems(dealt: list[tuple[Card, ...]]) -> list[InputProblem]:
+    if len(dealt) != SEATS:
+        return [problem(DOMAIN, ("hands",), ProblemCode.WRONG_PLAYER_COUNT, case="seats", count=len(dealt))]
+    problems = [
+        problem(DOMAIN, ("hands", s), ProblemCode.WRONG_CARD_COUNT, case="seat", count=len(hand))
+        for s, hand in enumerate(dealt)
+        if len(hand) != HAND_SIZE
+    ]
+    located = [(("hands", s, i), c) for s, hand in enumerate(dealt) for i, c in enumerate(hand)]
+    problems += _joker_problems(located)
+    # four hands of 13 different cards, none a joker, are exactly the 52-card deck
+    return problems + find_duplicates([(path, c) for path, c in located if not c.is_joker])
+
+
+def _action_problems(actions: Sequence[Action]) -> list[InputProblem]:
+    problems: list[InputProblem] = []
+    for i, action in enumerate(actions):
+        if isinstance(action.seat, bool) or not isinstance(action.seat, int) or not 0 <= action.seat < SEATS:
+            problems.append(problem(DOMAIN, ("actions", i, "seat"), ProblemCode.INVALID_SEAT, value=quoted(action.seat)))
+        problems += _joker_problems([(("actions", i, "cards", j), c) for j, c in enumerate(action.cards)])
+    return problems
+
+
+class _Replay:
+    """The mutable bookkeeping of one replay; only ever seen from outside through ``state``/``score``."""
+
+    def __init__(self, dealt: list[tuple[Card, ...]]):
+        self.hands = [sort_cards(hand) for hand in dealt]
+        self.turn = next(s for s, hand in enumerate(dealt) if THREE_OF_CLUBS in hand)  # 「持有梅花 3 的玩家先出牌」
+        self.table: HandValue | None = None
+        self.table_seat: int | None = None
+        self.passes = 0
+        self.replayed = 0
+        self.first_player: int | None = None
+        self.players: set[int] = set()  # seats that have played a card
+        self.winner: int | None = None
+        self.last_play: HandValue | None = None
+
+    def apply(self, action: Action) -> list[Violation]:
+        if self.winner is not None:  # 「任何一家出完最後一張牌，該局立即結束」
+            return [violation(DOMAIN, MoveViolation.ACTION_AFTER_GAME_END, seat=self.winner)]
+        assert action.seat is not None
+        if action.seat != self.turn:
+            return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=action.seat)]
+        moved = _judge_move(self.hands[action.seat], self.table is None, self.table, action, [])
+        if not moved.legal:
+            return list(moved.violations)
+        self.replayed += 1
+        if action.type is ActionType.PLAY:
+            self._play(action.seat, moved)
+        else:
+            self._pass(action.seat)
+        return []
+
+    def _play(self, seat: int, moved: MoveResult) -> None:
+        assert moved.play is not None
+        self.hands[seat] = moved.hand_after
+        self.table = moved.play
+        self.table_seat = seat
+        self.passes = 0
+        if self.first_player is None:
+            self.first_player = seat
+        self.players.add(seat)
+        self.turn = (seat + 1) % SEATS  # seat s+1 after seat s: the rule book's counterclockwise
+        if moved.wins:
+            self.winner, self.last_play = seat, moved.play
+
+    def _pass(self, seat: int) -> None:
+        self.passes += 1
+        self.turn = (seat + 1) % SEATS
+        if self.passes == SEATS - 1:  # 「其餘三家連續都 PASS，這一輪就結束，由最後出牌的那個人重新自由起牌」
+            assert self.turn == self.table_seat
+            self.table, self.table_seat, self.passes = None, None, 0
+
+    def state(self) -> GameState:
+        return GameState(
+            turn=None if self.winner is not None else self.turn,
+            table=self.table,
+            table_seat=self.table_seat,
+            passes_in_row=self.passes,
+            cards_left=tuple(len(hand) for hand in self.hands),
+            hands=tuple(self.hands),
+            actions_replayed=self.replayed,
+        )
+
+    def score(self, base: int) -> GameScore:
+        assert self.winner is not None and self.last_play is not None
+        # 「贏家是該局第一個出牌的人，且其餘三家整局一張牌都沒出過」
+        grand_slam = self.first_player == self.winner and self.players == {self.winner}
+        losers = [(s, self.hands[s]) for s in range(SEATS) if s != self.winner]
+        return _score(base, self.last_play, grand_slam, self.winner, losers)

@@ -1,0 +1,202 @@
+"""Taiwanese Big Two: the score of a finished game (tests/big_two/test_scoring.py)."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.rules import messages
+from service.rules.big_two.combinations import classify
+from service.rules.big_two.common import (
+    DOMAIN,
+    HAND_SIZE,
+    SEATS,
+    STRAIGHTS,
+    THREE_OF_CLUBS,
+    _MONSTERS,
+    Combination,
+    FactorCode,
+    ProblemCode,
+    _joker_problems,
+    sort_cards,
+)
+from service.rules.cards import Card, Suit, find_duplicates
+from service.rules.errors import InputProblem, InvalidInputError, problem, quoted
+from service.rules.hand_value import HandValue
+
+
+@dataclass(frozen=True, slots=True)
+class Factor:
+    """One factor of a multiplier: its code, its value (already raised to its count) and why.
+
+    Its reason is the catalog's text ``factor.<code>`` with ``params`` (the HTTP layer renders it in the
+    client's language; ``reason`` is the English text, on demand)."""
+
+    factor: FactorCode
+    value: int
+    cards: tuple[Card, ...] = ()  # the cards that earn it (the 2s, the 3 of clubs, the monster)
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def reason(self) -> str:
+        return messages.render(DOMAIN, f"factor.{self.factor.value}", self.params)
+
+
+def _factor(code: FactorCode, value: int, cards: tuple[Card, ...] = (), **params: Any) -> Factor:
+    return Factor(code, value, cards, params)
+
+
+@dataclass(frozen=True, slots=True)
+class LoserScore:
+    seat: int | None  # None from score_game, which knows no seats
+    cards: tuple[Card, ...]
+    cards_left: int
+    multiplier: int  # the loser multiplier: product of ``factors``
+    factors: tuple[Factor, ...]
+    payment: int  # base x cards left x loser multiplier x winner multiplier
+    points: int  # -payment
+
+
+@dataclass(frozen=True, slots=True)
+class WinnerScore:
+    seat: int | None
+    last_play: HandValue
+    grand_slam: bool
+    multiplier: int  # the winner multiplier applied to every loser: product of ``factors``
+    factors: tuple[Factor, ...]
+    points: int  # the sum of the payments
+
+
+@dataclass(frozen=True, slots=True)
+class GameScore:
+    base: int
+    winner: WinnerScore
+    losers: tuple[LoserScore, ...]
+
+
+def score_game(base: int, last_play: Sequence[Card], grand_slam: bool, losers: Sequence[Sequence[Card]]) -> GameScore:
+    """Score a finished game from the winner's last play and the three losers' remaining cards."""
+    played = tuple(last_play)
+    left = [tuple(cards) for cards in losers]
+    problems = _base_problems(base) + _score_problems(played, grand_slam, left)
+    if problems:
+        raise InvalidInputError(problems)
+    finish = classify(played).hand
+    assert finish is not None
+    return _score(base, finish, grand_slam, None, [(None, cards) for cards in left])
+
+
+def _base_problems(base: object) -> list[InputProblem]:
+    if isinstance(base, bool) or not isinstance(base, int) or base < 1:
+        return [problem(DOMAIN, ("base",), ProblemCode.INVALID_BASE, value=quoted(base))]
+    return []
+
+
+
+
+def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tuple[Card, ...]]) -> list[InputProblem]:
+    problems: list[InputProblem] = []
+    if not isinstance(grand_slam, bool):
+        problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.INVALID_GRAND_SLAM))
+    located = [(("winner", "last_play", i), c) for i, c in enumerate(played)]
+    if len(left) != SEATS - 1:
+        problems.append(problem(DOMAIN, ("losers",), ProblemCode.WRONG_PLAYER_COUNT, case="losers", count=len(left)))
+    for i, cards in enumerate(left):
+        if not 1 <= len(cards) <= HAND_SIZE:
+            problems.append(problem(DOMAIN, ("losers", i, "cards"), ProblemCode.WRONG_CARD_COUNT, case="loser", count=len(cards)))
+        located += [(("losers", i, "cards", j), c) for j, c in enumerate(cards)]
+    problems += _joker_problems(located)
+    problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
+    if problems:
+        return problems
+    finish = classify(played)
+    if not finish.valid:
+        problems += [v.as_problem("winner", "last_play") for v in finish.violations]
+    if grand_slam is True and any(len(cards) != HAND_SIZE for cards in left):
+        # 「其餘三家整局一張牌都沒出過」: every loser of a grand slam still holds 13 cards
+        problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.GRAND_SLAM_IMPOSSIBLE))
+    return problems
+
+
+def _score(base: int, finish: HandValue, grand_slam: bool, winner_seat: int | None, losers: Sequence[tuple[int | None, tuple[Card, ...]]]) -> GameScore:
+    winner_factors = winner_multiplier_factors(finish, grand_slam)
+    winner_multiplier = _product(winner_factors)
+    scored = []
+    for seat, cards in losers:
+        factors = loser_multiplier_factors(cards)
+        multiplier = _product(factors)
+        payment = base * len(cards) * multiplier * winner_multiplier
+        scored.append(LoserScore(seat, sort_cards(cards), len(cards), multiplier, factors, payment, -payment))
+    total = sum(loser.payment for loser in scored)
+    winner = WinnerScore(winner_seat, finish, grand_slam, winner_multiplier, winner_factors, total)
+    return GameScore(base, winner, tuple(scored))
+
+
+def _product(factors: Iterable[Factor]) -> int:
+    result = 1
+    for f in factors:
+        result *= f.value
+    return result
+
+
+# 「剩餘張數的級距只取一級」: the first tier whose least count the loser reaches, and only that one.
+_CARDS_LEFT_TIERS = ((13, 4, "13"), (10, 3, "10-12"), (8, 2, "8-9"), (0, 1, "0-7"))
+
+
+def loser_multiplier_factors(cards: Sequence[Card]) -> tuple[Factor, ...]:
+    """The loser multiplier's factors: the one cards-left tier (always listed), the 2s, a monster."""
+    tier, case = next((tier, case) for least, tier, case in _CARDS_LEFT_TIERS if len(cards) >= least)
+    factors = [_factor(FactorCode.CARDS_LEFT_TIER, tier, case=case)]
+    twos = sort_cards(c for c in cards if c.rank == 2)
+    if twos:
+        factors.append(_factor(FactorCode.TWOS_HELD, 2 ** len(twos), twos, count=len(twos)))
+    kinds, monster_cards = monsters_left(cards)
+    if kinds:
+        factors.append(_factor(FactorCode.MONSTER_HELD, 2, monster_cards, kinds=[k.value for k in kinds]))
+    return tuple(factors)
+
+
+def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
+    """Which monsters (and dragons) the cards can still form, and the cards that form them.
+
+    「若剩餘手牌恰好只有四張同點數、沒有第五張可帶，依鐵支的定義不成牌型」: four of a kind counts only
+    when there is a fifth card to go with it.
+    """
+    held = tuple(cards)
+    kinds: list[Combination] = []
+    involved: set[Card] = set()
+    counts = Counter(c.rank for c in held)
+    fours = [c for c in held if counts[c.rank] == 4]
+    if fours and len(held) >= 5:
+        kinds.append(Combination.FOUR_OF_A_KIND)
+        involved.update(fours)
+    suited = {(c.rank, c.suit) for c in held}
+    for suit in Suit:
+        for ranks in STRAIGHTS:
+            if all((r, suit) in suited for r in ranks):
+                if Combination.STRAIGHT_FLUSH not in kinds:
+                    kinds.append(Combination.STRAIGHT_FLUSH)
+                involved.update(c for c in held if c.suit == suit and c.rank in ranks)
+    if len(held) == HAND_SIZE and len(counts) == HAND_SIZE:
+        kinds.append(Combination.GREEN_DRAGON if len({c.suit for c in held}) == 1 else Combination.DRAGON)
+        involved.update(held)
+    return tuple(kinds), sort_cards(involved)
+
+
+def winner_multiplier_factors(finish: HandValue, grand_slam: bool) -> tuple[Factor, ...]:
+    """The winner multiplier's factors, from the last play and whether the game was a grand slam."""
+    factors = []
+    if grand_slam:
+        factors.append(_factor(FactorCode.GRAND_SLAM, 2))
+    if THREE_OF_CLUBS in finish.cards:
+        factors.append(_factor(FactorCode.THREE_OF_CLUBS_FINISH, 2, (THREE_OF_CLUBS,)))
+    twos = sort_cards(c for c in finish.cards if c.rank == 2)
+    if twos:
+        factors.append(_factor(FactorCode.TWOS_FINISH, 2 ** len(twos), twos, count=len(twos)))
+    kind = Combination(finish.category)
+    if kind is Combination.GREEN_DRAGON:  # 「以 ×20 取代怪物收尾的 ×2」
+        factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, 20, finish.cards))
+    elif kind in _MONSTERS or kind is Combination.DRAGON:
+        factors.append(_factor(FactorCode.MONSTER_FINISH, 2, finish.cards, kind=kind.value))
+    return tuple(factors)
