@@ -976,3 +976,20 @@ def test_app_factory_registers_headers_once():
     response = app.test_client().get("/healthz", headers={"Accept-Language": "zh-HK"})
     assert response.headers.getlist("Content-Language") == ["zh-TW"]
     assert response.headers["Vary"].count("Accept-Language") == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [("", "expecting_value"), ("{x", "expecting_property_name"), ('{"a" 1}', "expecting_colon"), ("[1 2]", "expecting_comma"),
+     ("[] x", "extra_data"), ('"abc', "unterminated_string"), ('"a\x01"', "invalid_control_character"), ('"\\q"', "invalid_escape"),
+     ('"\\u12"', "invalid_unicode_escape")],
+)  # fmt: skip
+def test_every_json_decoder_message_has_its_key(body, key):
+    """A 400's detail reads the JSONDecodeError's fields: its ``msg`` names a ``json`` entry, never parsed."""
+    import json
+
+    with pytest.raises(json.JSONDecodeError) as error:
+        json.loads(body)
+    assert texts.decoder_message(error.value.msg) == (key, {})
+    assert texts.decoder_message("Invalid control character '\\x01' at") == ("invalid_control_character_named", {"char": "'\\x01'"})
+    assert set(texts.DECODER_MESSAGES.values()) | {k for k in texts.DECODER_NAMED.values()} == set(texts.JSON)

@@ -242,8 +242,18 @@ def text(key: str, language: str = LANGUAGES[0]) -> str:
 
 # --- the JSON decoder's messages ---------------------------------------------------------------------
 
-DECODER_MESSAGES = {JSON[key][LANGUAGES[0]]: key for key in JSON if "{" not in JSON[key][LANGUAGES[0]]}
-"""``JSONDecodeError.msg`` -> its key, for the decoder's fixed messages."""
+DECODER_MESSAGES = {
+    "Expecting value": "expecting_value",
+    "Expecting property name enclosed in double quotes": "expecting_property_name",
+    "Expecting ':' delimiter": "expecting_colon",
+    "Expecting ',' delimiter": "expecting_comma",
+    "Extra data": "extra_data",
+    "Unterminated string starting at": "unterminated_string",
+    "Invalid control character at": "invalid_control_character",
+    "Invalid \\escape": "invalid_escape",
+    "Invalid \\uXXXX escape": "invalid_unicode_escape",
+}
+"""``JSONDecodeError.msg`` (the C scanner's fixed messages) -> its key in ``JSON``."""
 DECODER_NAMED = {  # the pure-Python scanner's messages that name a character: (prefix, suffix) -> key
     ("Invalid control character ", " at"): "invalid_control_character_named",
     ("Invalid \\escape: ", ""): "invalid_escape_named",
