@@ -8,7 +8,7 @@ PORT ?= 8000
 # pytest-xdist workers; the suite is sized for a 2-core machine
 TEST_WORKERS ?= 2
 
-.PHONY: run test test-tools bench sizing clean container-check fuzz load zh-cn
+.PHONY: run test lint test-tools bench sizing clean container-check fuzz load zh-cn
 
 $(VENV)/.run-deps: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ test-tools:
 
 test: $(VENV)/.test-deps test-tools
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
+# ruff's lint rules on the code and mypy (strict) on the rules core; both configured in pyproject.toml.
+lint: $(VENV)/.test-deps
+	$(VENV)/bin/ruff check service tests bench scripts
+	$(VENV)/bin/mypy
 
 # The Simplified Chinese catalog, service/rules/messages.zh-CN.json, regenerated from the zh-TW texts (OpenCC,
 # then the reviewed terms in scripts/zh-cn-terms.toml); run it after adding or changing a catalog text and

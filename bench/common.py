@@ -206,7 +206,7 @@ class GunicornServer:
     def base_url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}"
 
-    def __enter__(self) -> "GunicornServer":
+    def __enter__(self) -> GunicornServer:
         try:
             self.start()
         except BaseException:
@@ -348,7 +348,7 @@ class Endpoint:
     expect: frozenset[int] = frozenset(range(200, 300))
 
     @classmethod
-    def post_json(cls, label: str, path: str, payload: Any, expect: Sequence[int] = (200,)) -> "Endpoint":
+    def post_json(cls, label: str, path: str, payload: Any, expect: Sequence[int] = (200,)) -> Endpoint:
         return cls(label, "POST", path, json.dumps(payload, separators=(",", ":")).encode(), expect=frozenset(expect))
 
     def raw_request(self, host: str, port: int) -> bytes:
@@ -477,7 +477,7 @@ class LoadResult:
     rounds: list[float] = field(default_factory=list)  # requests/s of each round
     server: str = ""  # e.g. "gunicorn sync x 2 workers, 4 client processes"
 
-    def add(self, other: "LoadResult") -> None:
+    def add(self, other: LoadResult) -> None:
         self.seconds += other.seconds
         self.latencies.extend(other.latencies)
         self.statuses.update(other.statuses)

@@ -239,8 +239,6 @@ def report(result: MixedResult, events: dict[str, Any], memory_before: dict[int,
     say(f"dropped connections (request sent, no answer) outside the killed worker: {len(dropped)}")
     for (label, reason, reused), n in Counter((result.requests[f[2]].label, f[3], f[4]) for f in dropped).most_common(12):
         say(f"  {n:,} x {label}: {reason}{' (reused connection)' if reused else ''}")
-    for when, started, kind, reason, reused in dropped[:0]:
-        say(f"  at {when - start_at:7.3f} s: {result.requests[kind].label}: {reason}{' (reused connection)' if reused else ''}")
     ok &= result.fives == 0 and wrong == 0 and not dropped
 
     if args.kill_worker:

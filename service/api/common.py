@@ -80,10 +80,10 @@ class FastNested(fields.Nested):
 
 
 # --- arrays over their maxItems: refused before a single item is read ------------------------------------
-# marshmallow deserializes a List's items first and checks its Length after: a 64 KiB body holding a list of
-# 20,000 items cost a second of CPU (and a problem per item) before its 422. Each schema's declared bounds
-# are gathered once into a plan; ``check_list_lengths`` walks the body along it and refuses the first list
-# longer than its maximum with that field's own Length message, in time independent of the list's length.
+# marshmallow deserializes a List's items first and checks its Length after: a small body holding a long list
+# cost CPU (and a problem) per item before its 422 (bench/attack.py measures the refusal today). Each schema's
+# declared bounds are gathered once into a plan; ``check_list_lengths`` walks the body along it and refuses the
+# first list longer than its maximum with that field's own Length message, in time independent of its length.
 
 # A plan entry: ("list", its Length or None, the entry of its items or None) or ("object", {data key: entry}).
 Plan = dict[str, Any]
@@ -266,8 +266,8 @@ def load_body(schema: Schema) -> Any:
 def answer(body: Any, status: int = 200) -> Response:
     """A 200 (or ``status``) JSON answer, UTF-8.
 
-    orjson encodes these answers 7x faster than the standard library (hands/score: 3 us against 21 us, a
-    tenth of that operation's time in the application). ``OPT_NON_STR_KEYS`` lets rows (a str enum) key
+    orjson encodes these answers several times faster than the standard library (bench/encoding.py; the
+    figures are in bench/README.md, "Answer encoding and HandValue"). ``OPT_NON_STR_KEYS`` lets rows (a str enum) key
     objects. orjson refuses a str that is not valid UTF-8, a lone surrogate that a client's JSON escape
     smuggled in: should an answer ever echo one, the standard encoder escapes it instead."""
     try:

@@ -52,13 +52,13 @@ class Card:
     """
 
     __slots__ = ("rank", "suit", "index", "text")
-    _interned: ClassVar[dict[tuple[int, Suit | None], "Card"]] = {}
+    _interned: ClassVar[dict[tuple[int, Suit | None], Card]] = {}
     rank: int
     suit: Suit | None
     index: int  # 0-51 for the 52 cards (rank-major, suits c d h s), 52 for the joker
     text: str  # canonical notation: "As", "Td", "JK"
 
-    def __new__(cls, rank: int, suit: Suit | None) -> "Card":
+    def __new__(cls, rank: int, suit: Suit | None) -> Card:
         key = (rank, suit)
         found = cls._interned.get(key)
         if found is None:

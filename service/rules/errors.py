@@ -15,14 +15,14 @@ import json
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from service.rules import messages
 
 if TYPE_CHECKING:
     from service.rules.cards import Card
 
-PathPart = Union[str, int]
+PathPart = str | int
 Path = tuple[PathPart, ...]
 
 
@@ -60,7 +60,7 @@ class InvalidInputError(RulesError):
     def __str__(self) -> str:  # English, for a log or a library caller; never on the answering path
         return "; ".join(f"{'/'.join(map(str, p.path))}: {p.message}" for p in self.problems)
 
-    def at(self, *prefix: PathPart) -> "InvalidInputError":
+    def at(self, *prefix: PathPart) -> InvalidInputError:
         """The same problems, with ``prefix`` put in front of every path (for nested requests)."""
         return type(self)([InputProblem(prefix + p.path, p.code, p.params, p.domain) for p in self.problems])
 
@@ -76,7 +76,7 @@ class Violation:
 
     code: str
     domain: str
-    cards: tuple["Card", ...] = field(default=())
+    cards: tuple[Card, ...] = field(default=())
     index: int | None = None  # the action's index, for whole-record validation
     params: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
@@ -111,6 +111,6 @@ def problem(domain: str, path: Path, code: str, **params: Any) -> InputProblem:
     return InputProblem(path, str(code), params, domain)  # str: a StrEnum member answers as its plain value
 
 
-def violation(domain: str, code: str, cards: tuple["Card", ...] = (), index: int | None = None, **params: Any) -> Violation:
+def violation(domain: str, code: str, cards: tuple[Card, ...] = (), index: int | None = None, **params: Any) -> Violation:
     """A ``Violation``: the catalog's text of ``code`` in ``domain`` with ``params``."""
     return Violation(str(code), domain, cards, index, params)

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from service.rules import ofc_pineapple as ofc
 from service.rules import poker
@@ -69,7 +69,7 @@ class FantasylandTerms:
     stay_rungs: Mapping[Row, int]
 
 
-def terms_of(rules: "ofc.OfcRules") -> FantasylandTerms:
+def terms_of(rules: ofc.OfcRules) -> FantasylandTerms:
     """The solver's view of a rule set: its royalty tables and the rows (with their rungs) that stay."""
     return FantasylandTerms(royalties=rules.royalty_by_row, stay_rungs={Row(row): rung for row, rung, _ in rules.stay_rungs})
 
@@ -180,7 +180,7 @@ def solve(
     members: dict[tuple[int, Strength, Strength, Strength], tuple[int, int, int]] = {}
     tops_left: dict[int, list[int]] = {}  # cards left -> the masks of their 3-card subsets
     bits = [1 << p for p in range(n)]
-    floor: tuple = (-(10**9),)  # the k-th best class key once k classes are known: below it, nothing counts
+    floor: tuple[Any, ...] = (-(10**9),)  # the k-th best class key once k classes are known: below it, nothing counts
     floor2 = floor3 = floor
 
     for ub, b_strength, b_mask, b_royalty, b_stays, base in bottoms:
@@ -228,9 +228,12 @@ def solve(
     return Solution(settings[0], tuple(settings[1:]))
 
 
-def _setting(cards: Sequence[Card], masks: tuple[int, int, int], key: tuple, terms: FantasylandTerms, stay_value: int) -> Setting:
+def _setting(cards: Sequence[Card], masks: tuple[int, int, int], key: tuple[Any, ...], terms: FantasylandTerms, stay_value: int) -> Setting:
     b_mask, m_mask, t_mask = masks
-    pick = lambda mask: tuple(c for p, c in enumerate(cards) if mask >> p & 1)  # noqa: E731
+
+    def pick(mask: int) -> tuple[Card, ...]:
+        return tuple(c for p, c in enumerate(cards) if mask >> p & 1)
+
     used = b_mask | m_mask | t_mask
     board = Board(pick(t_mask), pick(m_mask), pick(b_mask))
     value, b_strength, m_strength, t_strength = key

@@ -383,7 +383,7 @@ class Arrangement:
     hand: Sequence[Card] | None = None
 
     def dun(self, dun: Dun | str) -> Sequence[Card]:
-        return getattr(self, Dun(dun).value)
+        return getattr(self, Dun(dun).value)  # type: ignore[no-any-return]  # one of the three dun fields
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,13 +38,13 @@ from __future__ import annotations
 import heapq
 import json
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from itertools import combinations
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from service.rules import joker_thirteen as j13
 from service.rules.cards import JOKER, Card, find_duplicates
@@ -160,8 +160,8 @@ def naive_arrangement(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Car
     (``Card.index``), so the answer is one function of the hand. Returns (head, middle, tail)."""
     cards = sorted(hand, key=lambda c: c.index, reverse=True)
     n = len(cards)
-    fives = {mask: s for mask, s in _subsets(cards, 5)}
-    threes = {mask: s for mask, s in _subsets(cards, 3)}
+    fives = dict(_subsets(cards, 5))
+    threes = dict(_subsets(cards, 3))
     full = (1 << n) - 1
     tail = max(fives, key=lambda m: (fives[m], m))
     middles = sorted((m for m in fives if not m & tail and fives[m] <= fives[tail]), key=lambda m: (fives[m], m), reverse=True)
@@ -170,7 +170,10 @@ def naive_arrangement(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Car
         heads = [h for h in threes if h & rest == h and threes[h] < fives[middle]]
         if heads:
             head = max(heads, key=lambda h: (threes[h], h))
-            pick = lambda mask: tuple(c for p, c in enumerate(cards) if mask >> p & 1)  # noqa: E731
+
+            def pick(mask: int) -> tuple[Card, ...]:
+                return tuple(c for p, c in enumerate(cards) if mask >> p & 1)
+
             return pick(head), pick(middle), pick(tail)
     raise AssertionError("every hand has a legal arrangement")  # pragma: no cover
 
@@ -190,7 +193,7 @@ class DunTable:
     known: dict[Strength, tuple[int, int, int]] = field(default_factory=dict, compare=False)  # terms, cached
 
     @classmethod
-    def of(cls, dun: Dun, counts: dict[Strength, int], deals: int) -> "DunTable":
+    def of(cls, dun: Dun, counts: dict[Strength, int], deals: int) -> DunTable:
         strengths = tuple(sorted(counts))
         at_most, bonus_at_most = [0], [0]
         for s in strengths:
@@ -273,8 +276,9 @@ def check_hand(hand: Sequence[Card]) -> None:
         raise InvalidInputError(problems)
 
 
-def _prefix(values: Sequence[int], better) -> list[int]:
-    out, best = [], None
+def _prefix(values: Sequence[int], better: Callable[[int, int], bool]) -> list[int]:
+    out: list[int] = []
+    best: int | None = None
     for v in values:
         best = v if best is None or better(v, best) else best
         out.append(best)
@@ -324,12 +328,12 @@ def suggest(hand: Sequence[Card], alternatives: int = DEFAULT_ALTERNATIVES, tabl
     tails.sort(reverse=True)
 
     k = 1 + alternatives
-    heap: list[tuple] = []
-    members: dict[tuple, tuple[int, int, int]] = {}
-    floor: tuple = (-(10**30),)
+    heap: list[tuple[Any, ...]] = []
+    members: dict[tuple[Any, ...], tuple[int, int, int]] = {}
+    floor: tuple[int, ...] = (-(10**30),)
     floor2 = floor3 = floor
     bits = [1 << p for p in range(n)]
-    heads_left: dict[int, list] = {}  # cards left -> their heads, strongest first
+    heads_left: dict[int, list[Any]] = {}  # cards left -> their heads, strongest first
     for bound, t_s, t_mask, t_a, t_w, t_b, j in tails:
         if (bound, t_s) < floor2:
             break
@@ -389,7 +393,10 @@ def suggest(hand: Sequence[Card], alternatives: int = DEFAULT_ALTERNATIVES, tabl
 
 def _suggestion(cards: Sequence[Card], masks: tuple[int, int, int], exact: int, tables: OpponentTables) -> Suggestion:
     t_mask, m_mask, h_mask = masks
-    pick = lambda mask: tuple(c for p, c in enumerate(cards) if mask >> p & 1)  # noqa: E731
+
+    def pick(mask: int) -> tuple[Card, ...]:
+        return tuple(c for p, c in enumerate(cards) if mask >> p & 1)
+
     used = t_mask | m_mask | h_mask
     rows = {Dun.HEAD: pick(h_mask), Dun.MIDDLE: pick(m_mask), Dun.TAIL: pick(t_mask)}
     duns = {d: j13.evaluate_dun(d, rows[d]) for d in DUNS}

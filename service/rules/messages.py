@@ -605,7 +605,7 @@ GAME_DOMAINS = ("ofc-pineapple", "joker-thirteen", "big-two")
 CATALOG = Catalog(
     {"cards": CARDS, "ofc-pineapple": OFC, "joker-thirteen": JOKER_THIRTEEN, "big-two": BIG_TWO, "games": GAMES},
     Path(__file__).resolve().with_suffix(""),
-    fallback={domain: ("cards",) for domain in GAME_DOMAINS},
+    fallback=dict.fromkeys(GAME_DOMAINS, ("cards",)),
 )
 FALLBACK = CATALOG.fallback
 """Where a domain's look-up continues when the domain has no such key."""

@@ -24,7 +24,7 @@ from itertools import combinations, product
 from service.rules import ofc_rules
 from service.rules.ofc_rules import HOUSE, OfcRules
 from service.rules.cards import Card, find_duplicates
-from service.rules.errors import InputProblem, InvalidInputError, problem
+from service.rules.errors import InputProblem, InvalidInputError, Path, problem
 from service.rules.ofc_pineapple import (
     BOARD_SIZE,
     BOTTOM,
@@ -135,7 +135,7 @@ def legal_moves(board: Board, dealt: Sequence[Card], rules: OfcRules = HOUSE) ->
 
 def board_problems(board: Board, others: tuple[Card, ...], where: str) -> list[InputProblem]:
     """A card twice on the board and among ``others`` (at ``/where/i``), a row holding more than it can."""
-    located = [(("board", r.value, i), c) for r in ROWS for i, c in enumerate(board.row(r))]
+    located: list[tuple[Path, Card]] = [(("board", r.value, i), c) for r in ROWS for i, c in enumerate(board.row(r))]
     located += [((where, i), c) for i, c in enumerate(others)]
     problems: list[InputProblem] = list(find_duplicates(located))
     for r in ROWS:

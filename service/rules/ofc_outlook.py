@@ -339,8 +339,8 @@ def outlook(
     empty = {r: r.size - len(board.row(r)) for r in ROWS}
     fl_counts = _fantasyland_counts(fantasyland, rules)
 
-    level_answers: dict[tuple[Row, str, int | None], bool | None] = {(l.row, l.category, l.rank): None for r in ROWS for l in levels[r]}
-    fl_answers: dict[int, bool | None] = {n: None for n in fl_counts}
+    level_answers: dict[tuple[Row, str, int | None], bool | None] = {(level.row, level.category, level.rank): None for r in ROWS for level in levels[r]}
+    fl_answers: dict[int, bool | None] = dict.fromkeys(fl_counts)
     nonfoul: bool | None = None
 
     def record(t: HandValue, m: HandValue, b: HandValue) -> None:
@@ -396,7 +396,7 @@ def outlook(
     elif nonfoul is None:  # a row too large to list within the limit: witnesses from seeded random completions only
         _sample_witnesses(board, pool, budget, record)
     complete = nonfoul is not None and None not in level_answers.values() and None not in fl_answers.values()
-    level_list = tuple(LevelOutlook(l, level_answers[(l.row, l.category, l.rank)]) for r in ROWS for l in levels[r])
+    level_list = tuple(LevelOutlook(level, level_answers[(level.row, level.category, level.rank)]) for r in ROWS for level in levels[r])
     fl_list = tuple(FantasylandOutlook(n, fl_answers[n]) for n in fl_counts)
     carlo = None if seed is None else monte_carlo(board, pool, seed, samples, schedule)
     return Outlook(empty, len(pool), None if nonfoul is None else not nonfoul, level_list, fl_list, complete, budget.used if budget.left >= 0 else limit, limit, carlo)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates, repeated
@@ -94,7 +94,7 @@ _value_if_distinct = poker.value_if_distinct  # bound once: evaluate_row is the 
 _new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
 
 
-def _row_value(hand: HandValue, royalty_points: int) -> "RowValue":
+def _row_value(hand: HandValue, royalty_points: int) -> RowValue:
     return _new_tuple(RowValue, (hand, royalty_points))
 
 
@@ -126,7 +126,7 @@ class Board:
     bottom: tuple[Card, ...] = ()
 
     def row(self, row: Row) -> tuple[Card, ...]:
-        return getattr(self, row)
+        return getattr(self, row)  # type: ignore[no-any-return]  # one of the three tuple fields
 
     def cards(self) -> list[Card]:
         return [*self.top, *self.middle, *self.bottom]
@@ -135,11 +135,11 @@ class Board:
     def complete(self) -> bool:
         return all(len(self.row(r)) == r.size for r in ROWS)
 
-    def placed(self, placement: Mapping[Row, Sequence[Card]]) -> "Board":
+    def placed(self, placement: Mapping[Row, Sequence[Card]]) -> Board:
         return Board(*(self.row(r) + tuple(placement.get(r, ())) for r in ROWS))
 
     @classmethod
-    def of(cls, rows: Mapping[str, Sequence[Card]]) -> "Board":
+    def of(cls, rows: Mapping[str, Sequence[Card]]) -> Board:
         return cls(*(tuple(rows.get(r.value, ())) for r in ROWS))
 
 
@@ -500,7 +500,7 @@ def validate_hand(
     return HandRecordResult(True, (), tuple(boards), score, tuple(discards))
 
 
-def _round_params(round_: Round) -> dict[str, object]:
+def _round_params(round_: Round) -> dict[str, Any]:
     """The text parameters naming a round: "round 3" or "the Fantasyland set"."""
     return {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
 

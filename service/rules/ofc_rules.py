@@ -132,7 +132,7 @@ class OfcRules:
     bottom_royalty: Mapping[tuple[int, ...], int] = field(init=False, repr=False)
     royalty_by_row: Mapping[Row, Mapping[tuple[int, ...], int]] = field(init=False, repr=False)
     entry_by_strength: Mapping[tuple[int, ...], tuple[int, str]] = field(init=False, repr=False)
-    stay_rungs: tuple[tuple[str, int, str], ...] = field(init=False, repr=False)
+    stay_rungs: tuple[tuple[Row, int, str], ...] = field(init=False, repr=False)
     before_round: tuple[int, ...] = field(init=False, repr=False)
     digest: str = field(init=False)
 
@@ -141,8 +141,8 @@ class OfcRules:
             object.__setattr__(self, name, value)
 
         for row, keys in ROW_ROYALTY_KEYS.items():
-            table = self.royalties[row]
-            if set(table) != set(keys) or not all(type(v) is int and 0 <= v <= ROYALTY_MAX for v in table.values()):
+            given = self.royalties[row]
+            if set(given) != set(keys) or not all(type(v) is int and 0 <= v <= ROYALTY_MAX for v in given.values()):
                 raise ValueError(f"the {row} royalty table names each of {keys} once, with integers 0-{ROYALTY_MAX}")
         put("royalties", _frozen({row: _frozen({k: self.royalties[row][k] for k in keys}) for row, keys in ROW_ROYALTY_KEYS.items()}))
         put("fantasyland_entry", _frozen(self.fantasyland_entry))
@@ -175,7 +175,7 @@ class OfcRules:
             reason = "enter_top_trips" if len(key) == 3 else f"enter_top_pair_{key}"
             entry.update(dict.fromkeys(_TOP_STRENGTHS[key], (cards, reason)))
         put("entry_by_strength", entry)
-        put("stay_rungs", tuple((rule.row, poker.RUNG[Category(rule.at_least)], rule.reason) for rule in self.fantasyland_stay))
+        put("stay_rungs", tuple((Row(rule.row), poker.RUNG[Category(rule.at_least)], rule.reason) for rule in self.fantasyland_stay))
         canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         put("digest", hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH])
 
@@ -187,7 +187,7 @@ class OfcRules:
         """The deal of round ``round_`` (1-based) of a normal hand."""
         return self.deals[round_ - 1]
 
-    def with_royalties(self, tables: Mapping[str, Mapping[str, int]]) -> "OfcRules":
+    def with_royalties(self, tables: Mapping[str, Mapping[str, int]]) -> OfcRules:
         """These rules with some royalty tables replaced (each table whole: every key of its row)."""
         if not tables:
             return self

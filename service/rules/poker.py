@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from enum import StrEnum
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
@@ -101,7 +102,7 @@ class Ranking:
     # Picks the cards in order of significance out of the hand high to low by index (rank, then suit
     # s h d c): the ranks of that hand are this ranking's ranks in descending order whatever the suits,
     # so one fixed permutation per ranking does it (a pair of 9s in K-9-9-5-3: positions 1 2 0 3 4).
-    pick: itemgetter = itemgetter(0)
+    pick: itemgetter[Any] = itemgetter(0)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", self.category.value)
@@ -165,8 +166,8 @@ def _tables() -> tuple[dict[int, Ranking], dict[int, Ranking], dict[int, Ranking
             plain5[_key(ranks)] = _rank(ranks, flush=False)
     for ranks in combinations(range(14, 1, -1), 5):
         flush5[_key(ranks)] = _rank(ranks, flush=True)
-    for ranks in combinations_with_replacement(range(14, 1, -1), 3):
-        top3[_key(ranks)] = _rank(ranks, flush=False)  # a 3-card hand knows no straight or flush
+    for ranks3 in combinations_with_replacement(range(14, 1, -1), 3):
+        top3[_key(ranks3)] = _rank(ranks3, flush=False)  # a 3-card hand knows no straight or flush
     return plain5, flush5, top3
 
 

@@ -24,8 +24,6 @@ def examples(node: Any, pointer: str = "") -> Iterator[tuple[str, str, Any]]:
             for name, item in node.get("examples", {}).items():
                 if isinstance(item, dict) and "value" in item:
                     yield f"{pointer}/examples/{escape(name)}", pointer + "/schema", item["value"]
-        elif "example" in node and pointer.split("/")[-2:-1] != ["properties"] and not pointer.endswith("/content"):
-            yield pointer + "/example", pointer, node["example"]
         elif "example" in node:
             yield pointer + "/example", pointer, node["example"]
         for key, value in node.items():

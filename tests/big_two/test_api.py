@@ -121,7 +121,7 @@ def test_classify_a_card_twice_is_a_violation_not_a_422(post):
 
 
 def test_classify_no_cards_or_more_than_13_is_422_at_cards(post):
-    for cards in ([], [c for c in "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2d".split()]):
+    for cards in ([], "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2d".split()):
         status, body = post("big-two/plays/classify", {"cards": cards})
         assert (status, pointers(body)) == (422, ["/cards"])
 
@@ -323,7 +323,7 @@ def test_score_worked_example_of_the_rule_book(post):
 
 
 def test_score_green_dragon_grand_slam_with_every_winner_factor(post):
-    others = [c for c in "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Ad 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As".split()]
+    others = "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Ad 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As".split()
     body = {
         "base": 1,
         "winner": {"last_play": "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh".split(), "grand_slam": True},

@@ -40,7 +40,7 @@ class Chromium:
 
     # --- life cycle --------------------------------------------------------------------------------
 
-    def __enter__(self) -> "Chromium":
+    def __enter__(self) -> Chromium:
         try:
             self.start()
         except BaseException:

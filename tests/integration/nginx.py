@@ -54,7 +54,7 @@ class NginxServer:
     def base_url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}"
 
-    def __enter__(self) -> "NginxServer":
+    def __enter__(self) -> NginxServer:
         log = (self.directory / "nginx.log").open("wb")
         try:
             self.process = subprocess.Popen([NGINX, "-e", "stderr", "-c", str(self.conf), "-g", "daemon off;"],
@@ -70,7 +70,7 @@ class NginxServer:
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.__exit__()
-                    raise RuntimeError("nginx did not start:\n" + (self.directory / "nginx.log").read_text(errors="replace"))
+                    raise RuntimeError("nginx did not start:\n" + (self.directory / "nginx.log").read_text(errors="replace")) from None
                 time.sleep(0.05)
 
     def __exit__(self, *exc: object) -> None:

@@ -35,7 +35,7 @@ def resource(kind: str) -> dict[str, Any]:
 @pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
 def test_kubernetes_manifests_validate_strictly(version):
     kinds = []
-    for path, doc in manifests():
+    for _path, doc in manifests():
         kubernetes_validate.validate(doc, version, strict=True)  # raises with the path of the first problem
         kinds.append(doc["kind"])
     assert {"Deployment", "Service", "HorizontalPodAutoscaler"} <= set(kinds)

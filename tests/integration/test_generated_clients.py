@@ -170,7 +170,7 @@ export const extraField: JsonBody<"bigTwoClassifyPlay"> = { cards: ["3c"], colou
 
 def typescript_examples() -> str:
     lines = []
-    for path, item in SPEC["paths"].items():
+    for item in SPEC["paths"].values():
         for method, op in item.items():
             name = op["operationId"]
             if method == "post":

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 from service.rules.cards import DECK, JOKER, Card
@@ -37,7 +37,7 @@ def _straight_high(ranks: tuple[int, ...]) -> int:
     return ranks[0] if ranks[0] - ranks[4] == 4 else 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def natural(ranks: tuple[int, ...], flush: bool, joker_made: bool) -> tuple[str, tuple[int, ...]]:
     """Category and strength of concrete cards (ranks sorted high to low; ``flush``: one suit for all).
 
@@ -102,7 +102,7 @@ def brute_force(hand: Sequence[Card]) -> tuple[str, tuple[int, ...]]:
 Substitution = tuple[frozenset[int], frozenset[int], object]  # its cards, the cards it holds twice, its one suit
 
 
-@lru_cache(maxsize=None)
+@cache
 def _by_ranks(jokers: int) -> tuple[tuple[tuple[int, ...], tuple[Substitution, ...]], ...]:
     """Every multiset of ``jokers`` of the 52 cards (none 3 times), grouped by its ranks."""
     groups: dict[tuple[int, ...], list[Substitution]] = {}

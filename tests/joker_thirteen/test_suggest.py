@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from service.rules import joker_thirteen as j13
 from service.rules import joker_thirteen_suggest as sg
-from service.rules.cards import DECK, JOKER, cards
+from service.rules.cards import JOKER, cards
 from service.rules.joker_thirteen import DUNS, Dun
 from tests.joker_thirteen.suggest_reference import brute_force
 

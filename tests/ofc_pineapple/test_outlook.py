@@ -119,7 +119,10 @@ def test_seen_cards_cannot_come():
     board = Board(cards("As Ad"), cards("2c 3c 4c 5c"), cards("9d Td Jd Qd"))
     open_ = outlook(board)
     closed = outlook(board, cards("Ah Ac"))  # no third ace: top trips AAA is gone
-    level = lambda answer: next(x.reachable for x in answer.levels if (x.level.row, x.level.category, x.level.rank) == (TOP, "trips", 14))
+
+    def level(answer):
+        return next(x.reachable for x in answer.levels if (x.level.row, x.level.category, x.level.rank) == (TOP, "trips", 14))
+
     assert (level(open_), level(closed)) == (True, False)
 
 

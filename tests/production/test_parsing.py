@@ -8,7 +8,6 @@ import json
 import pytest
 from marshmallow import ValidationError
 
-from service.api import create_app
 from service.api.common import check_list_lengths, length_plan
 from service.api import big_two as big_two_api
 

@@ -86,7 +86,9 @@ from service.rules.big_two.game import (
 )
 
 __all__ = [
+    "CODES",
     "COMBINATION_LABELS",
+    "DOMAIN",
     "HAND_SIZE",
     "SEATS",
     "STRAIGHTS",

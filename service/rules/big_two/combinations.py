@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from service.rules.big_two.common import (
     COMBINATION_LABELS,
@@ -40,7 +41,7 @@ def _value(combination: Combination, strength: tuple[int, ...], ordered: tuple[C
     return Classification(True, combination, combination in _MONSTERS, hand)
 
 
-def _invalid(code: InvalidPlay, involved: Iterable[Card], **params: object) -> Classification:
+def _invalid(code: InvalidPlay, involved: Iterable[Card], **params: Any) -> Classification:
     return Classification(False, None, False, None, (violation(DOMAIN, code, sort_cards(involved), **params),))
 
 
@@ -56,7 +57,7 @@ def classify(cards: Iterable[Card]) -> Classification:
     counts = Counter(c.rank for c in played)
     size = len(played)
     if size == 1:
-        return _value(Combination.SINGLE, (big_two_rank(played[0]), played[0].suit.order), played)
+        return _value(Combination.SINGLE, (big_two_rank(played[0]), played[0].suit.order), played)  # type: ignore[union-attr]  # no jokers here: classify refused them
     if size == 2:
         return _classify_two(played, counts)
     if size == 5:
@@ -70,7 +71,7 @@ def _classify_two(played: tuple[Card, ...], counts: Counter[int]) -> Classificat
     if len(counts) != 1:
         return _invalid(InvalidPlay.NOT_A_COMBINATION, played, case="two")
     ordered = _desc(played)  # the spade-most card decides between two pairs of one rank
-    return _value(Combination.PAIR, (big_two_rank(ordered[0]), ordered[0].suit.order), ordered)
+    return _value(Combination.PAIR, (big_two_rank(ordered[0]), ordered[0].suit.order), ordered)  # type: ignore[union-attr]  # no jokers here: classify refused them
 
 
 def _classify_five(played: tuple[Card, ...], counts: Counter[int]) -> Classification:
@@ -99,8 +100,8 @@ def _classify_run(played: tuple[Card, ...], ranks: frozenset[int]) -> Classifica
     if sequence is not None:
         ordered = _desc(played)  # highest-ranked card first: 2 > A > K, so A2345 and 23456 lead with the 2
         if one_suit:
-            return _value(Combination.STRAIGHT_FLUSH, (sequence, ordered[0].suit.order), ordered)
-        return _value(Combination.STRAIGHT, (sequence, ordered[0].suit.order), ordered)
+            return _value(Combination.STRAIGHT_FLUSH, (sequence, ordered[0].suit.order), ordered)  # type: ignore[union-attr]  # no jokers here: classify refused them
+        return _value(Combination.STRAIGHT, (sequence, ordered[0].suit.order), ordered)  # type: ignore[union-attr]  # no jokers here: classify refused them
     if ranks in _CROSSING_TWO:
         return _invalid(InvalidPlay.STRAIGHT_CROSSES_TWO, played)
     if one_suit:

@@ -22,7 +22,7 @@ from service.rules.big_two.common import (
     sort_cards,
 )
 from service.rules.cards import Card, Suit, find_duplicates
-from service.rules.errors import InputProblem, InvalidInputError, problem, quoted
+from service.rules.errors import InputProblem, InvalidInputError, Path, problem, quoted
 from service.rules.hand_value import HandValue
 
 
@@ -99,7 +99,7 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
     problems: list[InputProblem] = []
     if not isinstance(grand_slam, bool):
         problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.INVALID_GRAND_SLAM))
-    located = [(("winner", "last_play", i), c) for i, c in enumerate(played)]
+    located: list[tuple[Path, Card]] = [(("winner", "last_play", i), c) for i, c in enumerate(played)]
     if len(left) != SEATS - 1:
         problems.append(problem(DOMAIN, ("losers",), ProblemCode.WRONG_PLAYER_COUNT, case="losers", count=len(left)))
     for i, cards in enumerate(left):
