@@ -829,7 +829,7 @@ def test_too_deep_body_in_chinese(client):
     response = client.post("/v1/big-two/plays/classify", data="[" * 40 + "]" * 40, content_type="application/json", headers=ZH)
     body = response.get_json()
     assert response.status_code == 422 and "32 層" in body["detail"] and body["errors"][0]["message"] == body["detail"]
-    assert TOO_DEEP == Message("http", "detail.too_deep", {"depth": 32})  # limits.py carries the catalog's key
+    assert Message("http", "detail.too_deep", {"depth": 32}) == TOO_DEEP  # limits.py carries the catalog's key
 
 
 def test_internal_error_in_chinese():
@@ -992,4 +992,4 @@ def test_every_json_decoder_message_has_its_key(body, key):
         json.loads(body)
     assert texts.decoder_message(error.value.msg) == (key, {})
     assert texts.decoder_message("Invalid control character '\\x01' at") == ("invalid_control_character_named", {"char": "'\\x01'"})
-    assert set(texts.DECODER_MESSAGES.values()) | {k for k in texts.DECODER_NAMED.values()} == set(texts.JSON)
+    assert set(texts.DECODER_MESSAGES.values()) | set(texts.DECODER_NAMED.values()) == set(texts.JSON)

@@ -16,7 +16,7 @@ from types import ModuleType
 import opencc
 import pytest
 
-from service.api import i18n, texts
+from service.api import texts
 from service.api.errors import SCHEMA_ERROR_CODES
 from service.rules import games, messages
 from service.rules.messages import CATALOG, EN, ZH_CN, ZH_TW, Catalog, Message, placeholders

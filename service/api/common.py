@@ -16,7 +16,6 @@ from service.api.limits import check_json_depth, read_body, too_deep
 from service.rules.cards import Card, card_texts, parse_card, read_cards
 from service.rules.errors import CardNotationError, Violation, quoted
 from service.rules.hand_value import HandValue
-from service.rules.messages import Message
 
 texts.install_schema_messages()  # before any schema is built: marshmallow's messages keep their keys
 

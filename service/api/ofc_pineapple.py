@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import ValidationError, fields, post_load, validate
 
-from service.api import i18n, texts
+from service.api import texts
 from service.api.common import (
     FastNested, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip

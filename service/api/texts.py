@@ -281,13 +281,13 @@ class SchemaMessage(str):
 
     message: Message
 
-    def __new__(cls, english: str, message: Message) -> "SchemaMessage":
+    def __new__(cls, english: str, message: Message) -> SchemaMessage:
         found = super().__new__(cls, english)
         found.message = message
         return found
 
     @classmethod
-    def of(cls, message: Message) -> "SchemaMessage":
+    def of(cls, message: Message) -> SchemaMessage:
         return cls(message.render(), message)
 
 
@@ -297,7 +297,7 @@ class SchemaTemplate(str):
 
     key: str
 
-    def __new__(cls, english: str, key: str) -> "SchemaTemplate":
+    def __new__(cls, english: str, key: str) -> SchemaTemplate:
         found = super().__new__(cls, english)
         found.key = key
         return found
@@ -317,7 +317,7 @@ class RangeTemplate(str):
 
     keys: dict[tuple[str, ...], str]
 
-    def __new__(cls, english: str, keys: dict[tuple[str, ...], str]) -> "RangeTemplate":
+    def __new__(cls, english: str, keys: dict[tuple[str, ...], str]) -> RangeTemplate:
         found = super().__new__(cls, english)
         found.keys = keys
         return found

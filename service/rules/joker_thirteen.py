@@ -179,7 +179,7 @@ def _stand_ins(rank: int, need: int, held: Counter[Card]) -> list[Card]:
     return chosen
 
 
-def _hand(category: Category, tiebreak: Sequence[int], groups: Sequence[Group], label: str | None = None) -> HandValue:
+def _hand(category: Category, tiebreak: Sequence[int], groups: Sequence[Group], label: messages.Message | None = None) -> HandValue:
     """The HandValue: strength is the category's rung then ``tiebreak``; jokers sit where they count."""
     cards: list[Card] = []
     resolved: list[Card] = []
