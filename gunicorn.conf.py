@@ -63,26 +63,6 @@ threads = _env_int("GUNICORN_THREADS", 4)
 # handshake and the client retries: back-pressure, not a pile of requests answered too late.
 backlog = _env_int("GUNICORN_BACKLOG", 64 * workers)
 preload_app = True  # load the rules tables once in the master; workers share them copy-on-write
-# Connections spread over the workers: each worker listens on a socket of its own as well as on the
-# master's, all bound with SO_REUSEPORT, so the kernel spreads new connections over them by their
-# addresses. With the master's socket alone, the worker that wakes first accepts a whole burst: in
-# bench/floor.py 20 of 48 windows had all 8 keep-alive connections on one worker, which then served
-# them alone for as long as they stayed open (bench/README.md, "Per-request cost"). The master's socket
-# stays in the group (every worker takes from it too) so that a connection always has a queue: while a
-# worker is replaced (recycling, a crash) or when every worker restarts at once, none is refused.
-reuse_port = True
-
-
-def on_starting(server):
-    """The master's listening socket, with SO_REUSEPORT (gunicorn makes none itself when reuse_port is on)."""
-    from gunicorn import sock
-
-    server.LISTENERS = sock.create_sockets(server.cfg, server.log)
-
-
-def post_fork(server, worker):
-    """A new worker listens on its own socket (gunicorn's reuse_port) and on the master's."""
-    worker.sockets = [*worker.sockets, *server.LISTENERS]
 
 # --- time limits -------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from tests.conftest import ROOT
 CONF = ROOT / "gunicorn.conf.py"
 GUNICORN = Path(sys.executable).parent / "gunicorn"
 SETTINGS = [
-    "bind", "workers", "worker_class", "threads", "backlog", "preload_app", "reuse_port", "timeout", "graceful_timeout", "keepalive",
+    "bind", "workers", "worker_class", "threads", "backlog", "preload_app", "timeout", "graceful_timeout", "keepalive",
     "max_requests", "max_requests_jitter", "limit_request_line", "limit_request_fields", "limit_request_field_size",
     "worker_tmp_dir", "control_socket_disable", "loglevel", "accesslog", "errorlog",
 ]  # fmt: skip
@@ -60,7 +60,6 @@ def test_bind_and_workers_come_from_the_environment(defaults):
 def test_worker_class_and_process_settings(defaults):
     assert defaults["worker_class"] == "service.gunicorn_worker.ThreadWorker" and defaults["threads"] >= 2
     assert defaults["preload_app"] is True
-    assert defaults["reuse_port"] is True  # a socket per worker: the kernel spreads connections (bench/floor.py)
     assert defaults["worker_tmp_dir"] == "/dev/shm"
     assert defaults["control_socket_disable"] is True
     assert 0 < defaults["backlog"] <= 1024
