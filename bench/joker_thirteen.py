@@ -71,12 +71,11 @@ def ours(dun: j13.Dun) -> Callable[[Sequence[Sequence[Card]]], None]:
 
 
 def ours_from_text(dun: j13.Dun) -> Callable[[Sequence[Sequence[str]]], None]:
-    from service.api.joker_thirteen import fast_joker_cards  # the HTTP layer's one look-up per card
+    from service.rules.cards import CARD_OR_JOKER_BY_TEXT as CARD_OR_JOKER  # the HTTP layer's one look-up per card
 
-    def bench_ours_text(hands: Sequence[Sequence[str]], parse=fast_joker_cards, evaluate=j13.evaluate_dun, dun=dun) -> None:
-        size = dun.size
+    def bench_ours_text(hands: Sequence[Sequence[str]], table=CARD_OR_JOKER, evaluate=j13.evaluate_dun, dun=dun) -> None:
         for hand in hands:
-            evaluate(dun, parse(hand, size))
+            evaluate(dun, [table[text] for text in hand])
 
     return bench_ours_text
 
@@ -208,6 +207,7 @@ def profile_http(args: argparse.Namespace, requests: int = 1000) -> None:
     heading("Where a POST rounds/score request's time goes, in process (Flask test client)")
     from service.api import create_app
     from service.api import joker_thirteen as api
+    from service.api.loading import fast_load
 
     healthz, score = endpoints()
     payload = score_payload()
@@ -229,7 +229,7 @@ def profile_http(args: argparse.Namespace, requests: int = 1000) -> None:
     cases = common.wsgi_request_cases(create_app(), [healthz, score], requests)
     cases += [
         Case("json.loads(request body)", loop(lambda: json.loads(body)), items),
-        Case("fast_load (68 hand + 52 placed cards)", loop(lambda: schema.fast_load(payload)), items),
+        Case("fast_load (68 hand + 52 placed cards)", loop(lambda: fast_load(schema, payload)), items),
         Case("schema.load (marshmallow, the fallback)", loop(lambda: schema.load(payload)), items),
         Case("j13.score_round (4 arrangements checked, 6 matchups)", loop(lambda: j13.score_round(players)), items),
         Case("api.round_score (answer to dicts, 12 hand values)", loop(lambda: api.round_score(result)), items),

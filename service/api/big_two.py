@@ -13,10 +13,11 @@ from service.api.common import (
 from service.rules import big_two as b2
 from service.rules import big_two_plays
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType, InvalidPlay, MoveViolation, ProblemCode
-from service.rules.cards import NotationProblem, card_texts
-from service.rules.games import Game
+from service.rules.cards import Card, NotationProblem, card_texts
+from service.rules.games import Game, find_game
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
+RULES: b2.BigTwoRules = find_game("big-two").default.rules  # the registry's (its only rule set, the house rules)
 
 ACTION_TYPES = [t.value for t in ActionType]
 # A legal game has at most 193 actions: 49 plays (the winner's 13 cards one by one, each loser shedding 12)
@@ -44,6 +45,9 @@ class BigTwoMoveAction(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
     cards = card_list(0, HAND_SIZE, load_default=list)
 
+    def build(self, data: dict[str, Any]) -> Action:
+        return Action(ActionType(data["type"]), tuple(data["cards"]))
+
 
 class BigTwoMoveValidateRequest(StrictSchema):
     hand = card_list(1, HAND_SIZE, required=True)
@@ -59,6 +63,9 @@ class BigTwoWinner(StrictSchema):
 class BigTwoLoser(StrictSchema):
     cards = card_list(1, HAND_SIZE, required=True)
 
+    def build(self, data: dict[str, Any]) -> list[Card]:
+        return data["cards"]
+
 
 class BigTwoScoreRequest(StrictSchema):
     base = StrictInteger(required=True, validate=validate.Range(1, MAX_BASE))
@@ -70,6 +77,9 @@ class BigTwoRecordAction(StrictSchema):
     seat = StrictInteger(required=True, validate=validate.Range(0, SEATS - 1))
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
     cards = card_list(0, HAND_SIZE, load_default=list)
+
+    def build(self, data: dict[str, Any]) -> Action:
+        return Action(ActionType(data["type"]), tuple(data["cards"]), data["seat"])
 
 
 class BigTwoGameValidateRequest(StrictSchema):
@@ -216,8 +226,7 @@ def plays_compare() -> Response:
 @rule_codes(b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS)
 def moves_validate() -> Response:
     body = load_body(_move_validate)
-    action = Action(ActionType(body["action"]["type"]), tuple(body["action"]["cards"]))
-    return answer(move_result(b2.validate_move(body["hand"], body["table"], action)))
+    return answer(move_result(b2.validate_move(body["hand"], body["table"], body["action"])))
 
 
 # What only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a card twice
@@ -231,16 +240,14 @@ LAST_PLAY_FAULTS = [code for code in InvalidPlay if code is not InvalidPlay.JOKE
 def games_score() -> Response:
     body = load_body(_score)
     winner = body["winner"]
-    losers = [loser["cards"] for loser in body["losers"]]
-    return answer(game_score(b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], losers)))
+    return answer(game_score(b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], body["losers"], RULES)))
 
 
 @blueprint.post("/games/validate")
 @rule_codes(b2.DOMAIN, violations=[*InvalidPlay, *MoveViolation], errors=ERRORS, rules_only=["duplicate_card"])
 def games_validate() -> Response:
     body = load_body(_game_validate)
-    actions = [Action(ActionType(a["type"]), tuple(a["cards"]), a["seat"]) for a in body["actions"]]
-    return answer(game_record(b2.validate_game(body["base"], body["hands"], actions)))
+    return answer(game_record(b2.validate_game(body["base"], body["hands"], body["actions"], RULES)))
 
 
 # --- plays/legal (issue 14) ------------------------------------------------------------------------------

@@ -13,66 +13,12 @@ from marshmallow import Schema, ValidationError, fields, validate
 from service.api import i18n
 from service.api.errors import ApiProblem
 from service.api.limits import check_json_depth, read_body, too_deep
+from service.api.loading import fast_load
+from service.api.schema import CardField, CardList, StrictBoolean, StrictInteger, StrictSchema, card_list  # noqa: F401 - re-exported
 from service.rules import messages
-from service.rules.cards import Card, card_texts, parse_card, read_cards
-from service.rules.errors import CardNotationError, Violation, quoted
+from service.rules.cards import Card, card_texts  # noqa: F401 - card_texts re-exported for the games' answers
+from service.rules.errors import Violation, quoted
 from service.rules.hand_value import HandValue
-
-
-class CardField(fields.Field):
-    """A card string in any accepted notation, loaded as a ``Card`` (``jokers`` allows ``JK``)."""
-
-    def __init__(self, *, jokers: bool = False, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.jokers = jokers
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Card:
-        try:
-            return parse_card(value, jokers=self.jokers)
-        except CardNotationError as error:
-            raise ValidationError(i18n.LocalizedMessage.of(error.problems[0], "cards")) from None
-
-
-class CardList(fields.List):
-    """A list of cards. Valid lists (the common case) are read with one dictionary look-up per card
-    (``cards.read_cards``); any problem falls back to the item-by-item path, which reports each bad entry
-    at its index."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
-        cards = read_cards(value, jokers=self.inner.jokers)  # type: ignore[attr-defined]
-        if cards is not None:
-            return cards
-        return super()._deserialize(value, attr, data, **kwargs)
-
-
-def card_list(min_items: int, max_items: int, *, jokers: bool = False, **kwargs: Any) -> fields.List:
-    return CardList(CardField(jokers=jokers), validate=validate.Length(min=min_items, max=max_items), **kwargs)
-
-
-class StrictSchema(Schema):
-    """Unknown fields are errors (the marshmallow default, stated here so no schema relaxes it).
-
-    A schema on a hot path may define ``fast_load(data)``: it returns exactly what ``load`` would for
-    plainly valid input, or ``None`` to decline, and then ``load`` runs and reports every error precisely.
-    ``tests/api/test_fast_load.py`` holds each ``fast_load`` to ``load``'s answers.
-    """
-
-    class Meta:
-        unknown = "raise"
-
-    fast_load: Any = None
-
-
-class FastNested(fields.Nested):
-    """``Nested`` that tries the nested schema's ``fast_load`` first."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, partial: Any = None, **kwargs: Any) -> Any:
-        fast = getattr(self.schema, "fast_load", None)
-        if fast is not None:
-            loaded = fast(value)
-            if loaded is not None:
-                return loaded
-        return super()._deserialize(value, attr, data, partial=partial, **kwargs)
 
 
 # --- arrays over their maxItems: refused before a single item is read ------------------------------------
@@ -235,10 +181,9 @@ def load_body(schema: Schema) -> Any:
         check_list_lengths(schema, decode_json(raw, unique_keys=False))
         body = decode_json(raw)
     check_json_depth(raw, body)
-    if schema.fast_load is not None:
-        loaded = schema.fast_load(body)
-        if loaded is not None:
-            return loaded
+    loaded = fast_load(schema, body)
+    if loaded is not None:
+        return loaded
     check_list_lengths(schema, body)
     return schema.load(body)
 
@@ -276,30 +221,6 @@ def violation(v: Violation) -> dict[str, Any]:
     if v.index is not None:
         body["index"] = v.index
     return body
-
-
-class StrictBoolean(fields.Boolean):
-    """JSON ``true``/``false`` only: no "yes", no 1, so a client's type mistake is reported, not guessed."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        return value
-
-
-class StrictInteger(fields.Integer):
-    """A JSON integer: no strings, no booleans, no fractions. A whole-valued number such as ``10.0`` is
-    that integer, as JSON Schema 2020-12 (OpenAPI 3.1's ``type: integer``) says (docs/rulings.md)."""
-
-    def __init__(self, **kwargs: Any):
-        super().__init__(strict=True, **kwargs)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        if isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        if type(value) is float and value.is_integer():
-            value = int(value)
-        return super()._deserialize(value, attr, data, **kwargs)
 
 
 # --- the codes an operation answers (docs/errors.md is generated from these) ----------------------------

@@ -14,7 +14,7 @@ from service.api.common import CardField, CardList, StrictInteger, StrictSchema,
 from service.rules import joker_thirteen as j13
 from service.rules.games import Game
 from service.rules import joker_thirteen_suggest as suggest
-from service.rules.cards import NotationProblem, card_texts, read_cards
+from service.rules.cards import NotationProblem, card_texts
 from service.rules.hand_value import HandValue
 from service.rules.joker_thirteen import DUNS, Arrangement, ArrangementViolation, Dun, ProblemCode
 
@@ -63,36 +63,12 @@ class JokerThirteenScoredPlayer(StrictSchema):
     tail = joker_cards(Dun.TAIL.size, Dun.TAIL.size, required=True)
     hand = joker_cards(j13.HAND_SIZE, j13.HAND_SIZE, load_default=None)
 
-    @staticmethod
-    def fast_load(data: Any) -> dict[str, Any] | None:
-        if type(data) is not dict or not _DUN_KEYS <= data.keys() <= _PLAYER_KEYS:
-            return None
-        head = read_cards(data["head"], jokers=True, size=Dun.HEAD.size)
-        middle = read_cards(data["middle"], jokers=True, size=Dun.MIDDLE.size)
-        tail = read_cards(data["tail"], jokers=True, size=Dun.TAIL.size)
-        if head is None or middle is None or tail is None:
-            return None
-        hand = data.get("hand")
-        if hand is not None:
-            hand = read_cards(hand, jokers=True, size=j13.HAND_SIZE)
-            if hand is None:
-                return None
-        return {"head": head, "middle": middle, "tail": tail, "hand": hand}
-
-
-_DUN_KEYS = frozenset(DUN_NAMES)
-_PLAYER_KEYS = _DUN_KEYS | {"hand"}
+    def build(self, data: dict[str, Any]) -> Arrangement:
+        return Arrangement(data["head"], data["middle"], data["tail"], data["hand"])
 
 
 class JokerThirteenRoundScoreRequest(StrictSchema):
     players = fields.List(fields.Nested(JokerThirteenScoredPlayer), required=True, validate=validate.Length(equal=j13.PLAYERS))
-
-    @staticmethod
-    def fast_load(data: Any) -> dict[str, Any] | None:
-        if type(data) is not dict or len(data) != 1 or type(data.get("players")) is not list or len(data["players"]) != j13.PLAYERS:
-            return None
-        players = [JokerThirteenScoredPlayer.fast_load(p) for p in data["players"]]
-        return None if None in players else {"players": players}
 
 
 # --- arrangements/suggest (issue 14) ---
@@ -194,8 +170,7 @@ def arrangements_validate() -> Response:
                                                    "middle_above_tail"])  # fmt: skip
 def rounds_score() -> Response:
     body = load_body(_round_score)
-    players = [Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in body["players"]]
-    return answer(round_score(j13.score_round(players)))
+    return answer(round_score(j13.score_round(body["players"])))
 
 
 # --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the game here ---

@@ -8,19 +8,20 @@ that named neither is exactly what it was before rule sets existed.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response
-from marshmallow import ValidationError, fields, post_load, validate
+from marshmallow import ValidationError, fields, validate
 
 from service.api import i18n
 from service.api.common import (
-    FastNested, StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, rule_codes, violation,
+    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
 from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
-from service.rules.cards import DECK, NotationProblem, card_texts, read_cards
+from service.rules.cards import DECK, NotationProblem, card_texts
 from service.rules.games import GAMES, Game, find_game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
@@ -40,18 +41,8 @@ class CompleteBoard(StrictSchema):
     middle = card_list(5, 5, required=True)
     bottom = card_list(5, 5, required=True)
 
-    @post_load
-    def _board(self, data: dict[str, Any], **kwargs: Any) -> Board:
-        return Board.of(data)
-
-    @staticmethod
-    def fast_load(data: Any) -> Board | None:
-        if type(data) is not dict or data.keys() != _ROW_KEYS:
-            return None
-        top, middle, bottom = read_cards(data["top"], size=3), read_cards(data["middle"], size=5), read_cards(data["bottom"], size=5)
-        if top is None or middle is None or bottom is None:
-            return None
-        return Board(tuple(top), tuple(middle), tuple(bottom))
+    def build(self, data: dict[str, Any]) -> Board:
+        return Board(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
 
 
 class PartialBoard(StrictSchema):
@@ -59,9 +50,8 @@ class PartialBoard(StrictSchema):
     middle = card_list(0, 5, load_default=list)
     bottom = card_list(0, 5, load_default=list)
 
-    @post_load
-    def _board(self, data: dict[str, Any], **kwargs: Any) -> Board:
-        return Board.of(data)
+    def build(self, data: dict[str, Any]) -> Board:
+        return Board(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
 
 
 class BoardInPlay(PartialBoard):
@@ -78,8 +68,7 @@ class Placement(StrictSchema):
     middle = card_list(0, MAX_DEALT, load_default=list)
     bottom = card_list(0, MAX_DEALT, load_default=list)
 
-    @post_load
-    def _rows(self, data: dict[str, Any], **kwargs: Any) -> dict[Row, tuple]:
+    def build(self, data: dict[str, Any]) -> dict[Row, tuple]:
         return {Row(name): tuple(cards) for name, cards in data.items()}
 
 
@@ -87,28 +76,15 @@ class FantasylandState(StrictSchema):
     active = StrictBoolean(required=True)
     cards = StrictInteger(allow_none=True, load_default=None, validate=validate.OneOf(FANTASYLAND_SIZES))
 
-    @post_load
-    def _state(self, data: dict[str, Any], **kwargs: Any) -> Fantasyland:
+    def build(self, data: dict[str, Any]) -> Fantasyland:
         return Fantasyland(data["active"], data["cards"])
 
-    @staticmethod
-    def fast_load(data: Any) -> Fantasyland | None:
-        if type(data) is not dict or type(data.get("active")) is not bool or not data.keys() <= _FANTASYLAND_KEYS:
-            return None
-        cards = data.get("cards")
-        if cards is not None and (type(cards) is not int or cards not in _FANTASYLAND_SIZE_SET):
-            return None
-        return Fantasyland(data["active"], cards)
 
-
-_ROW_KEYS = {"top", "middle", "bottom"}
-_FANTASYLAND_KEYS = {"active", "cards"}
-_FANTASYLAND_SIZE_SET = frozenset(FANTASYLAND_SIZES)
 _NOT_IN_FANTASYLAND = Fantasyland()
 
 
 def fantasyland_field() -> fields.Nested:
-    return FastNested(FantasylandState, load_default=lambda: _NOT_IN_FANTASYLAND)
+    return fields.Nested(FantasylandState, load_default=lambda: _NOT_IN_FANTASYLAND)
 
 
 def _royalty_table(name: str, keys: tuple[str, ...]) -> type[StrictSchema]:
@@ -130,20 +106,11 @@ class RoyaltyTables(StrictSchema):
 
 
 class ScoredPlayer(StrictSchema):
-    board = FastNested(CompleteBoard, required=True)
+    board = fields.Nested(CompleteBoard, required=True)
     fantasyland = fantasyland_field()
 
-    @staticmethod
-    def fast_load(data: Any) -> dict[str, Any] | None:
-        if type(data) is not dict or not 1 <= len(data) <= 2:
-            return None
-        board = CompleteBoard.fast_load(data.get("board"))
-        if board is None:
-            return None
-        if len(data) == 1:
-            return {"board": board, "fantasyland": _NOT_IN_FANTASYLAND}
-        fantasyland = FantasylandState.fast_load(data.get("fantasyland"))
-        return None if fantasyland is None else {"board": board, "fantasyland": fantasyland}
+    def build(self, data: dict[str, Any]) -> ofc.Seat:
+        return ofc.Seat(data["board"], data["fantasyland"])
 
 
 class RecordPlayer(StrictSchema):
@@ -174,10 +141,27 @@ class PlayerList(fields.List):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
         loaded = super()._deserialize(value, attr, data, **kwargs)
-        named = data.get("rule_set") if isinstance(data, dict) else None
-        check = self.checks.get(named, self.default_check) if type(named) is str else self.default_check
-        check(loaded)
+        self._check_for(data)(loaded)
         return loaded
+
+    def _check_for(self, data: Any) -> validate.Length:
+        named = data.get("rule_set") if isinstance(data, dict) else None
+        return self.checks.get(named, self.default_check) if type(named) is str else self.default_check
+
+    def fast_reader(self, reader_of: Callable[[fields.Field], Any], decline: Exception) -> Callable[[Any, Any], list[Any]]:
+        """service/api/loading.py's reader: the items' own, then the rule set's bound (or decline)."""
+        item = reader_of(self.inner)
+
+        def read(value: Any, parent: Any) -> list[Any]:
+            if type(value) is not list:
+                raise decline
+            try:
+                self._check_for(parent)(value)  # a Length: it only takes len()
+            except ValidationError:
+                raise decline from None
+            return [item(element, parent) for element in value]
+
+        return read
 
 
 def _round_field(game: Game) -> type[fields.Field]:
@@ -216,32 +200,13 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
     def schema(name: str, base: type, **declared: Any) -> type[StrictSchema]:
         return type(prefix + name, (base,), declared)
 
-    def hand_score_fast_load(data: Any) -> dict[str, Any] | None:
-        if type(data) is not dict:
-            return None
-        named = data.get("rule_set")
-        if named is None:
-            if len(data) != 1:
-                return None
-            rules = default
-        elif len(data) != 2 or type(named) is not str or named not in rule_sets:
-            return None
-        else:
-            rules = rule_sets[named]
-        players = data.get("players")
-        if type(players) is not list or not rules.players[0] <= len(players) <= rules.players[1]:
-            return None
-        loaded = [ScoredPlayer.fast_load(p) for p in players]
-        if None in loaded:
-            return None
-        return {"players": loaded} if named is None else {"players": loaded, "rule_set": named}
-
     record_action = schema(
         "RecordAction", StrictSchema,
         seat=StrictInteger(required=True, validate=validate.Range(0, most - 1)),
         dealt=card_list(1, MAX_DEALT, required=True),
         placement=fields.Nested(Placement, required=True),
         discard=card_list(0, MAX_DEALT, load_default=list),
+        build=lambda self, d: ofc.Action(d["seat"], tuple(d["dealt"]), d["placement"], tuple(d["discard"])),
     )  # fmt: skip
     return {
         "RowEvaluateRequest": schema(
@@ -256,7 +221,7 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
         ),
         "BoardEvaluateRequest": schema(
             "BoardEvaluateRequest", StrictSchema,
-            board=FastNested(CompleteBoard, required=True), fantasyland=fantasyland_field(), rule_set=rule_set(), royalties=royalties(),
+            board=fields.Nested(CompleteBoard, required=True), fantasyland=fantasyland_field(), rule_set=rule_set(), royalties=royalties(),
         ),
         "MoveValidateRequest": schema(
             "MoveValidateRequest", StrictSchema,
@@ -266,8 +231,7 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
         ),
         "HandScoreRequest": schema(
             "HandScoreRequest", StrictSchema,
-            players=players(FastNested(ScoredPlayer)), rule_set=rule_set(), royalties=royalties(),
-            fast_load=staticmethod(hand_score_fast_load),
+            players=players(fields.Nested(ScoredPlayer)), rule_set=rule_set(), royalties=royalties(),
         ),
         "RecordAction": record_action,
         "HandValidateRequest": schema(
@@ -419,7 +383,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     def hands_score() -> Response:
         body = load_body(hand_score_request)
         rules = effective_rules(game_rules, default, body)
-        score = ofc.score_hand([ofc.Seat(p["board"], p["fantasyland"]) for p in body["players"]], rules)
+        score = ofc.score_hand(body["players"], rules)
         return answer(say_rules(body, rules, hand_score(score)))
 
     @bp.post("/hands/validate")
@@ -428,8 +392,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     def hands_validate() -> Response:
         body = load_body(hand_validate)
         rules = effective_rules(game_rules, default, body)
-        actions = [ofc.Action(a["seat"], tuple(a["dealt"]), a["placement"], tuple(a["discard"])) for a in body["actions"]]
-        result = ofc.validate_hand(body["dealer"], [p["fantasyland"] for p in body["players"]], actions, rules)
+        result = ofc.validate_hand(body["dealer"], [p["fantasyland"] for p in body["players"]], body["actions"], rules)
         return answer(say_rules(body, rules, {
             "legal": result.legal,
             "violations": [violation(v) for v in result.violations],

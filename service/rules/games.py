@@ -5,7 +5,7 @@
 
 A game names its rule sets; the first is its default (the authoritative rule book's). A rule set's
 ``rules`` is the frozen rules object its game's operations take as an argument (``OfcRules`` for the OFC
-games); Joker Thirteen and Big Two have one rule set each, described here by players and deck.
+games, ``BigTwoRules``, ``JokerThirteenRules``); Joker Thirteen and Big Two have one rule set each.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class RuleSet:
     native_name: str
     source: str  # the rule book (and its version) the rule set follows
     players: tuple[int, int]
-    rules: Any = None  # the game's frozen rules object (OfcRules), None where the module's constants are the rules
+    rules: Any = None  # the game's frozen rules object (OfcRules, BigTwoRules, JokerThirteenRules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ GAMES: tuple[Game, ...] = (
     ),
     Game(
         "big-two", "Taiwanese Big Two", "台灣大老二", "big_two", _DECK52,
-        (RuleSet("taiwan", "Taiwanese Big Two (house rules)", "台灣大老二", "big-two/taiwan", (big_two.SEATS, big_two.SEATS)),),
+        (RuleSet(big_two.TAIWAN.id, "Taiwanese Big Two (house rules)", "台灣大老二", "big-two/taiwan", (big_two.SEATS, big_two.SEATS), big_two.TAIWAN),),
     ),
     Game(
         "ofc-classic", "Classic Open-Face Chinese Poker", "明牌十三張", "ofc_pineapple", _DECK52,

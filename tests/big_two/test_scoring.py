@@ -247,3 +247,24 @@ def test_base_is_a_positive_whole_number(base):
     with pytest.raises(InvalidInputError) as error:
         score_game(base, cards("2s"), False, [cards("3c"), cards("3d"), cards("3h")])
     assert problems(error) == [(("base",), "invalid_base")]
+
+
+def test_the_scoring_is_the_rule_sets_data_not_code():
+    """BigTwoRules carries every multiplier (the registry's rule set ``taiwan`` is ``TAIWAN``): a variant is
+    another instance, and the same game scores by its numbers."""
+    from dataclasses import replace
+
+    from service.rules.big_two import TAIWAN, CardsLeftTier
+    from service.rules.games import find_game
+
+    assert find_game("big-two").default.rules is TAIWAN
+    losers = [cards("3c 7d Jh"), cards("2c 2d 4d"), cards("9s 9h 9d 9c 3h 4h 5d 6h 7s 8h")]
+    house = score_game(10, cards("2s 2h"), False, losers)
+    variant = replace(TAIWAN, id="variant", two_held=3, two_finish=1, cards_left_tiers=(CardsLeftTier(10, 2, "10-12"), CardsLeftTier(0, 1, "0-7")))
+    other = score_game(10, cards("2s 2h"), False, losers, variant)
+    # base x cards left x loser multiplier x winner multiplier. House: the winner's two 2s x4; two 2s held x4;
+    # 10 cards left x3 and four 9s with a kicker (a monster) x2. Variant: 2s in the last play x1, each 2
+    # held x3, 10 cards left x2.
+    assert [loser.payment for loser in house.losers] == [10 * 3 * 1 * 4, 10 * 3 * 4 * 4, 10 * 10 * 6 * 4]
+    assert [loser.payment for loser in other.losers] == [10 * 3 * 1 * 1, 10 * 3 * 9 * 1, 10 * 10 * 4 * 1]
+    assert variant.digest != TAIWAN.digest and other.winner.points == 30 + 270 + 400

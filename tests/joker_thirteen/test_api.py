@@ -10,6 +10,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from service.api import joker_thirteen as api
+from service.api.loading import fast_load
 from service.rules.cards import card_texts
 from tests.conftest import ROOT
 from tests.joker_thirteen.test_scoring import WORKED, worked_hands
@@ -402,7 +403,7 @@ def fast_bodies() -> list[Any]:
 @pytest.mark.parametrize("body", fast_bodies(), ids=["plain", "hands", "spellings", "null-hand"])
 def test_fast_load_equals_load(body):
     schema = api.JokerThirteenRoundScoreRequest()
-    fast = schema.fast_load(body)
+    fast = fast_load(schema, body)
     assert fast is not None and fast == schema.load(body)
 
 
@@ -412,7 +413,7 @@ def test_fast_load_equals_load(body):
      {"players": [dict(p, hand=[]) for p in worked_table(False)]}, {"players": worked_table(False), "x": 1}, {"players": [dict(p, head=["As", 1, "Ks"]) for p in worked_table(False)]}, []],
 )  # fmt: skip
 def test_fast_load_declines_what_the_schema_refuses(body):
-    assert api.JokerThirteenRoundScoreRequest.fast_load(body) is None
+    assert fast_load(api.JokerThirteenRoundScoreRequest(), body) is None
 
 
 # ---- Traditional Chinese (Accept-Language: zh-TW): the rule book's words, the same codes and numbers --------

@@ -69,6 +69,7 @@ from service.rules.big_two.moves import (
     legal_plays,
     validate_move,
 )
+from service.rules.big_two.rules import TAIWAN, BigTwoRules, CardsLeftTier
 from service.rules.big_two.scoring import (
     Factor,
     GameScore,
@@ -120,6 +121,9 @@ __all__ = [
     "loser_multiplier_factors",
     "monsters_left",
     "score_game",
+    "BigTwoRules",
+    "CardsLeftTier",
+    "TAIWAN",
     "sort_cards",
     "validate_game",
     "validate_move",

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.big_two.common import (
     DOMAIN,
     HAND_SIZE,
@@ -49,7 +50,7 @@ class GameRecord:
     points: tuple[int, ...] | None  # per seat, summing to 0, once finished
 
 
-def validate_game(base: int, hands: Sequence[Sequence[Card]], actions: Sequence[Action]) -> GameRecord:
+def validate_game(base: int, hands: Sequence[Sequence[Card]], actions: Sequence[Action], rules: BigTwoRules = TAIWAN) -> GameRecord:
     """Replay a whole game (seat s+1 acts after seat s) and stop at the first illegal action."""
     dealt = [tuple(hand) for hand in hands]
     problems = _base_problems(base) + _deal_problems(dealt) + _action_problems(actions)
@@ -63,7 +64,7 @@ def validate_game(base: int, hands: Sequence[Sequence[Card]], actions: Sequence[
             return GameRecord(False, game.winner is not None, indexed, game.state(), game.winner, None, None, None)
     if game.winner is None:
         return GameRecord(True, False, (), game.state(), None, None, None, None)
-    score = game.score(base)
+    score = game.score(base, rules)
     points = [0] * SEATS
     points[game.winner] = score.winner.points
     for loser in score.losers:
@@ -157,9 +158,9 @@ class _Replay:
             actions_replayed=self.replayed,
         )
 
-    def score(self, base: int) -> GameScore:
+    def score(self, base: int, rules: BigTwoRules = TAIWAN) -> GameScore:
         assert self.winner is not None and self.last_play is not None
         # 「贏家是該局第一個出牌的人，且其餘三家整局一張牌都沒出過」
         grand_slam = self.first_player == self.winner and self.players == {self.winner}
         losers = [(s, self.hands[s]) for s in range(SEATS) if s != self.winner]
-        return _score(base, self.last_play, grand_slam, self.winner, losers)
+        return _score(base, self.last_play, grand_slam, self.winner, losers, rules)

@@ -21,6 +21,7 @@ from service.rules.big_two.common import (
     _joker_problems,
     sort_cards,
 )
+from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.cards import Card, Suit, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Path, problem, quoted
 from service.rules.hand_value import HandValue
@@ -71,7 +72,7 @@ class GameScore:
     losers: tuple[LoserScore, ...]
 
 
-def score_game(base: int, last_play: Sequence[Card], grand_slam: bool, losers: Sequence[Sequence[Card]]) -> GameScore:
+def score_game(base: int, last_play: Sequence[Card], grand_slam: bool, losers: Sequence[Sequence[Card]], rules: BigTwoRules = TAIWAN) -> GameScore:
     """Score a finished game from the winner's last play and the three losers' remaining cards."""
     played = tuple(last_play)
     left = [tuple(cards) for cards in losers]
@@ -80,7 +81,7 @@ def score_game(base: int, last_play: Sequence[Card], grand_slam: bool, losers: S
         raise InvalidInputError(problems)
     finish = classify(played).hand
     assert finish is not None
-    return _score(base, finish, grand_slam, None, [(None, cards) for cards in left])
+    return _score(base, finish, grand_slam, None, [(None, cards) for cards in left], rules)
 
 
 def _base_problems(base: object) -> list[InputProblem]:
@@ -115,12 +116,13 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
     return problems
 
 
-def _score(base: int, finish: HandValue, grand_slam: bool, winner_seat: int | None, losers: Sequence[tuple[int | None, tuple[Card, ...]]]) -> GameScore:
-    winner_factors = winner_multiplier_factors(finish, grand_slam)
+def _score(base: int, finish: HandValue, grand_slam: bool, winner_seat: int | None, losers: Sequence[tuple[int | None, tuple[Card, ...]]],
+           rules: BigTwoRules = TAIWAN) -> GameScore:  # fmt: skip
+    winner_factors = winner_multiplier_factors(finish, grand_slam, rules)
     winner_multiplier = _product(winner_factors)
     scored = []
     for seat, cards in losers:
-        factors = loser_multiplier_factors(cards)
+        factors = loser_multiplier_factors(cards, rules)
         multiplier = _product(factors)
         payment = base * len(cards) * multiplier * winner_multiplier
         scored.append(LoserScore(seat, sort_cards(cards), len(cards), multiplier, factors, payment, -payment))
@@ -136,20 +138,17 @@ def _product(factors: Iterable[Factor]) -> int:
     return result
 
 
-# 「剩餘張數的級距只取一級」: the first tier whose least count the loser reaches, and only that one.
-_CARDS_LEFT_TIERS = ((13, 4, "13"), (10, 3, "10-12"), (8, 2, "8-9"), (0, 1, "0-7"))
-
-
-def loser_multiplier_factors(cards: Sequence[Card]) -> tuple[Factor, ...]:
+def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN) -> tuple[Factor, ...]:
     """The loser multiplier's factors: the one cards-left tier (always listed), the 2s, a monster."""
-    tier, case = next((tier, case) for least, tier, case in _CARDS_LEFT_TIERS if len(cards) >= least)
-    factors = [_factor(FactorCode.CARDS_LEFT_TIER, tier, case=case)]
+    # 「剩餘張數的級距只取一級」: the first tier whose least count the loser reaches, and only that one.
+    tier = next(tier for tier in rules.cards_left_tiers if len(cards) >= tier.least)
+    factors = [_factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case)]
     twos = sort_cards(c for c in cards if c.rank == 2)
     if twos:
-        factors.append(_factor(FactorCode.TWOS_HELD, 2 ** len(twos), twos, count=len(twos)))
+        factors.append(_factor(FactorCode.TWOS_HELD, rules.two_held ** len(twos), twos, count=len(twos)))
     kinds, monster_cards = monsters_left(cards)
     if kinds:
-        factors.append(_factor(FactorCode.MONSTER_HELD, 2, monster_cards, kinds=[k.value for k in kinds]))
+        factors.append(_factor(FactorCode.MONSTER_HELD, rules.monster_held, monster_cards, kinds=[k.value for k in kinds]))
     return tuple(factors)
 
 
@@ -180,19 +179,19 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
     return tuple(kinds), sort_cards(involved)
 
 
-def winner_multiplier_factors(finish: HandValue, grand_slam: bool) -> tuple[Factor, ...]:
+def winner_multiplier_factors(finish: HandValue, grand_slam: bool, rules: BigTwoRules = TAIWAN) -> tuple[Factor, ...]:
     """The winner multiplier's factors, from the last play and whether the game was a grand slam."""
     factors = []
     if grand_slam:
-        factors.append(_factor(FactorCode.GRAND_SLAM, 2))
+        factors.append(_factor(FactorCode.GRAND_SLAM, rules.grand_slam))
     if THREE_OF_CLUBS in finish.cards:
-        factors.append(_factor(FactorCode.THREE_OF_CLUBS_FINISH, 2, (THREE_OF_CLUBS,)))
+        factors.append(_factor(FactorCode.THREE_OF_CLUBS_FINISH, rules.three_of_clubs_finish, (THREE_OF_CLUBS,)))
     twos = sort_cards(c for c in finish.cards if c.rank == 2)
     if twos:
-        factors.append(_factor(FactorCode.TWOS_FINISH, 2 ** len(twos), twos, count=len(twos)))
+        factors.append(_factor(FactorCode.TWOS_FINISH, rules.two_finish ** len(twos), twos, count=len(twos)))
     kind = Combination(finish.category)
     if kind is Combination.GREEN_DRAGON:  # 「以 ×20 取代怪物收尾的 ×2」
-        factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, 20, finish.cards))
+        factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, rules.green_dragon_finish, finish.cards))
     elif kind in _MONSTERS or kind is Combination.DRAGON:
-        factors.append(_factor(FactorCode.MONSTER_FINISH, 2, finish.cards, kind=kind.value))
+        factors.append(_factor(FactorCode.MONSTER_FINISH, rules.monster_finish, finish.cards, kind=kind.value))
     return tuple(factors)

@@ -1,0 +1,98 @@
+"""The base of every request schema and the field types the games share: where JSON becomes the rules
+core's arguments. A schema declares its fields and, in ``build``, the domain object it makes of them; both
+``Schema.load`` (every fault reported) and the compiled fast path (``service/api/loading.py``) go through
+these declarations, so there is one description of each request shape besides ``openapi.yaml``."""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate
+
+from service.api import i18n
+from service.rules.cards import CARD_BY_TEXT, CARD_OR_JOKER_BY_TEXT, Card, parse_card, read_cards
+from service.rules.errors import CardNotationError
+
+
+CARD_PATTERN = "^(?:[2-9TJQKAtjqka]|10)[cdhsCDHS♣♦♥♠♧♢♡♤]$"
+CARD_OR_JOKER_PATTERN = "^(?:(?:[2-9TJQKAtjqka]|10)[cdhsCDHS♣♦♥♠♧♢♡♤]|[jJ][kK])$"
+"""The contract's patterns of a card (openapi.yaml's ``Card``, and ``JokerThirteenCard`` with the joker):
+tests/api/test_spec.py holds them to the contract and to the spellings the tables above accept."""
+
+
+class CardField(fields.Field):
+    """A card string in any accepted notation, loaded as a ``Card`` (``jokers`` allows ``JK``)."""
+
+    def __init__(self, *, jokers: bool = False, **kwargs: Any):
+        pattern = CARD_OR_JOKER_PATTERN if jokers else CARD_PATTERN
+        super().__init__(metadata={"pattern": pattern}, **kwargs)
+        self.jokers = jokers
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Card:
+        try:
+            return parse_card(value, jokers=self.jokers)
+        except CardNotationError as error:
+            raise ValidationError(i18n.LocalizedMessage.of(error.problems[0], "cards")) from None
+
+
+class CardList(fields.List):
+    """A list of cards. Valid lists (the common case) are read with one dictionary look-up per card
+    (``cards.read_cards``); any problem falls back to the item-by-item path, which reports each bad entry
+    at its index."""
+
+    def __init__(self, inner: CardField, **kwargs: Any):
+        super().__init__(inner, **kwargs)
+        self.table = CARD_OR_JOKER_BY_TEXT if inner.jokers else CARD_BY_TEXT  # the fast path's (loading.py)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
+        cards = read_cards(value, jokers=self.inner.jokers)  # type: ignore[attr-defined]
+        if cards is not None:
+            return cards
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def card_list(min_items: int, max_items: int, *, jokers: bool = False, **kwargs: Any) -> fields.List:
+    return CardList(CardField(jokers=jokers), validate=validate.Length(min=min_items, max=max_items), **kwargs)
+
+
+class StrictSchema(Schema):
+    """Unknown fields are errors (the marshmallow default, stated here so no schema relaxes it).
+
+    ``build`` turns the loaded fields into what the rules core takes (a ``Board``, a ``Seat``, an
+    ``Action``); it is the only hook a request schema has, so that the fast path, which calls it too,
+    answers exactly as ``load`` does (``tests/api/test_loading.py``)."""
+
+    class Meta:
+        unknown = "raise"
+
+    def build(self, data: dict[str, Any]) -> Any:
+        return data
+
+    @post_load
+    def _build(self, data: dict[str, Any], **kwargs: Any) -> Any:
+        return self.build(data)
+
+
+class StrictBoolean(fields.Boolean):
+    """JSON ``true``/``false`` only: no "yes", no 1, so a client's type mistake is reported, not guessed."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class StrictInteger(fields.Integer):
+    """A JSON integer: no strings, no booleans, no fractions. A whole-valued number such as ``10.0`` is
+    that integer, as JSON Schema 2020-12 (OpenAPI 3.1's ``type: integer``) says (docs/rulings.md)."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        if type(value) is float and value.is_integer():
+            value = int(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
