@@ -1,4 +1,4 @@
-"""Languages, en and zh-TW: the catalog is complete and consistent, every code the cores emit has its
+"""Languages, en and zh-TW: the catalogs (the games' and the HTTP layer's) are complete and consistent, every code the cores emit has its
 texts, Accept-Language is negotiated as documented (zh-CN's ranges too), the rule books' terms are used, and
 the same request in both languages answers the same JSON but for its human text, with Content-Language and
 Vary. The third language, zh-CN (data generated from zh-TW), has the same checks in tests/test_zh_cn.py."""
@@ -20,7 +20,7 @@ from flask import Flask
 from marshmallow import Schema, ValidationError, fields
 
 from service.api import big_two as big_two_api
-from service.api import create_app, i18n
+from service.api import create_app, i18n, texts
 from service.api import joker_thirteen as joker_thirteen_api
 from service.api import ofc_pineapple as ofc_api
 from service.api.errors import SCHEMA_ERROR_CODES
@@ -34,7 +34,7 @@ from service.rules import ofc_pineapple as ofc
 from service.rules import ofc_rules
 from service.rules.cards import DECK, JOKER, NotationProblem, cards, parse_cards
 from service.rules.errors import InvalidInputError
-from service.rules.messages import CATALOG, EN, ZH_TW, placeholders
+from service.rules.messages import CATALOG, EN, ZH_TW, Message, placeholders
 from tests.big_two.players import deal, play_random_game
 from tests.big_two.test_api import SLAM, SLAM_DEAL, move, pass_, play, record
 from tests.big_two.test_api import WORKED as BIG_TWO_WORKED
@@ -50,10 +50,13 @@ ZH = {"Accept-Language": "zh-TW"}
 GAMES = messages.GAME_DOMAINS
 
 
-def entries() -> Iterator[tuple[str, str, messages.Text]]:
-    for domain, texts in CATALOG.items():
-        for key, entry in texts.items():
-            yield domain, key, entry
+CATALOGS = (CATALOG, texts.CATALOG)
+"""The rules core's catalog (the games' texts) and the HTTP layer's (service/api/texts.py)."""
+
+
+def entries() -> Iterator[tuple[str, str, messages.Entry]]:
+    for catalog in CATALOGS:
+        yield from catalog.entries()
 
 
 ENTRIES = list(entries())
@@ -70,35 +73,43 @@ def has_text(domain: str, code: str) -> bool:
 
 
 @pytest.mark.parametrize(("domain", "key", "entry"), ENTRIES, ids=[f"{d}:{k}" for d, k, _ in ENTRIES])
-def test_every_entry_has_both_texts_with_the_same_parameters(domain, key, entry):
-    assert entry.en.strip() and entry.zh_tw.strip()
-    assert placeholders(entry.en) == placeholders(entry.zh_tw), f"{domain}:{key}"
-    assert messages.CASE not in placeholders(entry.en)
-    assert CJK.search(entry.zh_tw), f"{domain}:{key} has no Chinese"
+def test_every_entry_has_every_language_with_the_same_parameters(domain, key, entry):
+    assert set(entry) == set(messages.LANGUAGES), f"{domain}:{key} lacks {set(messages.LANGUAGES) - set(entry)}"
+    assert entry[EN].strip() and entry[ZH_TW].strip()
+    assert placeholders(entry[EN]) == placeholders(entry[ZH_TW]), f"{domain}:{key}"
+    assert messages.CASE not in placeholders(entry[EN])
+    assert CJK.search(entry[ZH_TW]), f"{domain}:{key} has no Chinese"
+
+
+def test_the_web_layers_texts_are_not_the_rules_cores():
+    """HTTP, marshmallow and JSON-decoder texts live in service/api/texts.py; the core keeps the games'."""
+    assert set(texts.CATALOG) == {"http", "schema", "json"} and not set(texts.CATALOG) & set(CATALOG)
+    assert set(CATALOG) == {"cards", *GAMES, "games"}
 
 
 def test_a_code_has_one_text_or_only_cased_texts():
     """A code's key is ``code`` or ``code/case``, never both: its ``case`` parameter picks exactly one text.
     (Labels are looked up by their own keys, so ``label.pair_flush`` and its variant may coexist.)"""
-    for domain, texts in CATALOG.items():
-        plain = {key for key in texts if "/" not in key and not key.startswith("label.")}
-        cased = {key.split("/")[0] for key in texts if "/" in key and not key.startswith("label.")}
-        assert not plain & cased, f"{domain}: {plain & cased} are both plain and cased"
+    for catalog in CATALOGS:
+        for domain, table in catalog.items():
+            plain = {key for key in table if "/" not in key and not key.startswith("label.")}
+            cased = {key.split("/")[0] for key in table if "/" in key and not key.startswith("label.")}
+            assert not plain & cased, f"{domain}: {plain & cased} are both plain and cased"
 
 
 def test_labels_are_unique_within_a_game_so_each_names_one_category():
     for game in GAMES:
         labels = [entry for key, entry in CATALOG[game].items() if key.startswith("label.")]
-        assert len({e.en for e in labels}) == len(labels) and len({e.zh_tw for e in labels}) == len(labels), game
+        assert len({e[EN] for e in labels}) == len(labels) and len({e[ZH_TW] for e in labels}) == len(labels), game
 
 
 def test_references_inside_templates_resolve():
     """``{x:label}``, ``{x:term}``, ``{x:reason}`` refer to entries of their own domain."""
     for domain, key, entry in ENTRIES:
-        for template in entry:
+        for template in entry.values():
             for _, _, spec, _ in string.Formatter().parse(template):
                 if spec in messages.REFERENCES:
-                    assert any(k.startswith(spec + ".") for k in CATALOG[domain]), f"{domain}:{key} {spec}"
+                    assert any(k.startswith(spec + ".") for k in messages.CATALOGS[domain][domain]), f"{domain}:{key} {spec}"
 
 
 def test_catalog_sizes_per_game():
@@ -145,18 +156,23 @@ def test_joker_thirteen_dun_size_codes_are_registered():
 RULES = ROOT / "service" / "rules"
 
 
-def test_no_core_builds_a_violation_or_problem_text_inline():
-    """Every Violation/InputProblem of the cores comes from ``violation``/``problem`` (the catalog), or
-    re-wraps one that did (``v.message``): no string literal or f-string as a message."""
-    offenders = []
-    for path in RULES.glob("*.py"):
+def test_the_cores_carry_keys_not_texts():
+    """A Violation, an InputProblem, a Big Two factor and a hand's label hold a catalog key and parameters,
+    never words: their English ``message``/``reason`` is rendered on demand, and nothing in the rules core
+    renders one except those properties (``messages.render`` is called only by them and the catalog)."""
+    from service.rules.errors import InputProblem, Violation
+
+    for kind in (Violation, InputProblem, b2.Factor):
+        assert not {"message", "reason", "text"} & set(kind.__dataclass_fields__), kind
+    labels = [*poker.LABELS.values(), *j13.LABELS.values(), j13.TWO_PAIR_FLUSH_LABEL, *b2.COMBINATION_LABELS.values()]
+    assert all(isinstance(label, Message) and label.code in CATALOG[label.domain] for label in labels)
+    renderers = []
+    for path in RULES.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Violation", "InputProblem", "Factor"):
-                index = 2 if node.func.id == "Factor" else 1  # type: ignore[attr-defined]
-                args = node.args[index : index + 1] + [k.value for k in node.keywords if k.arg in ("message", "reason")]
-                if any(isinstance(a, (ast.Constant, ast.JoinedStr)) for a in args):
-                    offenders.append(f"{path.name}:{node.lineno}")
-    assert not offenders
+            if isinstance(node, ast.Attribute) and node.attr in ("render", "text") and getattr(node.value, "id", None) == "messages":
+                renderers.append(f"{path.relative_to(RULES)}:{node.lineno}")
+    assert all(place.startswith(("errors.py:", "big_two/scoring.py:", "messages.py:")) for place in renderers), renderers
+    assert len([p for p in renderers if p.startswith("big_two/scoring.py:")]) == 1  # Factor.reason
 
 
 # ---- a broad sample of the cores' output: English from the catalog, Chinese for every one ------------------
@@ -341,8 +357,8 @@ def test_every_emitted_text_is_the_catalogs_english_and_has_chinese(core_sample)
 
 def test_every_label_the_cores_give_is_in_the_catalog():
     rng = random.Random(7)
-    keys = {game: messages.label_keys(game) for game in GAMES}
-    seen: dict[str, set[str]] = {game: set() for game in GAMES}
+    keys = {game: {key for key in CATALOG[game] if key.startswith("label.")} for game in GAMES}
+    seen: dict[str, set[Message]] = {game: set() for game in GAMES}
     for _ in range(3000):
         hand = rng.sample(list(DECK), 5)
         seen["ofc-pineapple"].add(ofc.evaluate_row(ofc.MIDDLE, hand).hand.label)
@@ -358,10 +374,8 @@ def test_every_label_the_cores_give_is_in_the_catalog():
                  "Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Jh Qs Kc", "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh"):  # fmt: skip
         seen["big-two"].add(b2.classify(cards(text)).hand.label)
     for game in GAMES:
-        assert seen[game] <= set(keys[game]), game
-    assert seen["ofc-pineapple"] == set(keys["ofc-pineapple"])
-    assert seen["big-two"] == set(keys["big-two"])
-    assert seen["joker-thirteen"] == set(keys["joker-thirteen"])
+        assert {label.domain for label in seen[game]} == {game}, game
+        assert {label.code for label in seen[game]} == keys[game], game
 
 
 # ---- the rule books' own words ------------------------------------------------------------------------------
@@ -408,7 +422,7 @@ def test_every_label_the_cores_give_is_in_the_catalog():
     ],
 )
 def test_chinese_uses_the_rule_books_terms(game, key, words):
-    assert words in CATALOG[game][key].zh_tw
+    assert words in CATALOG[game][key][ZH_TW]
 
 
 def test_dun_and_row_names_inside_messages():
@@ -421,8 +435,9 @@ def test_dun_and_row_names_inside_messages():
 
 
 def test_big_two_core_labels_come_from_the_catalog():
-    assert b2.COMBINATION_LABELS[b2.Combination.DRAGON] == {"en": "Dragon", "zh-TW": "一條龍", "zh-CN": "一条龙"}
-    assert poker.LABELS[poker.Category.QUADS] == "Four of a kind" and j13.TWO_PAIR_FLUSH_LABEL == "Pair flush, two pairs"
+    assert b2.COMBINATION_LABELS[b2.Combination.DRAGON] == Message("big-two", "label.dragon")
+    assert [b2.COMBINATION_LABELS[b2.Combination.DRAGON].render(lang) for lang in messages.LANGUAGES] == ["Dragon", "一條龍", "一条龙"]
+    assert str(poker.LABELS[poker.Category.QUADS]) == "Four of a kind" and str(j13.TWO_PAIR_FLUSH_LABEL) == "Pair flush, two pairs"
 
 
 # ---- negotiation --------------------------------------------------------------------------------------------
@@ -759,7 +774,7 @@ def test_every_code_answered_is_in_the_catalog(answered):
     for path, _, en, zh in answered:
         game = games.find_game(path.split("/")[2]).domain
         for (code, en_item), (_, zh_item) in zip(codes_in(en.get_json()), codes_in(zh.get_json())):
-            schema_error = "pointer" in en_item and code in SCHEMA_ERROR_CODES.values()  # texts: messages.SCHEMA
+            schema_error = "pointer" in en_item and code in SCHEMA_ERROR_CODES.values()  # texts: texts.SCHEMA
             assert schema_error or has_text(game, code), (path, code)
             assert zh_item["message"] != en_item["message"], (path, code)
 
@@ -804,7 +819,7 @@ def test_problems_in_both_languages_with_headers(client, app):
         assert "Accept-Language" in en.headers["Vary"] and "Accept-Language" in zh.headers["Vary"]
         en_body, zh_body = en.get_json(), zh.get_json()
         assert (en_body["type"], en_body["status"]) == (zh_body["type"], zh_body["status"])
-        assert en_body["title"] == messages.text("http", f"title.{status}") and CJK.search(zh_body["title"])
+        assert en_body["title"] == texts.text(f"title.{status}") and CJK.search(zh_body["title"])
         assert CJK.search(zh_body["detail"]) and not CJK.search(en_body["detail"]), status
     assert chinese[405].headers["Allow"] == english[405].headers["Allow"]
     assert chinese[400].get_json()["detail"] == "請求內容不是有效的 JSON：這裡應該要有用雙引號括起來的屬性名稱，在第 1 行第 2 欄（字元位置 1）"
@@ -814,7 +829,7 @@ def test_too_deep_body_in_chinese(client):
     response = client.post("/v1/big-two/plays/classify", data="[" * 40 + "]" * 40, content_type="application/json", headers=ZH)
     body = response.get_json()
     assert response.status_code == 422 and "32 層" in body["detail"] and body["errors"][0]["message"] == body["detail"]
-    assert messages.translate(TOO_DEEP, ZH_TW) != TOO_DEEP  # limits.py's text is the catalog's template
+    assert Message("http", "detail.too_deep", {"depth": 32}) == TOO_DEEP  # limits.py carries the catalog's key
 
 
 def test_internal_error_in_chinese():
@@ -826,7 +841,7 @@ def test_internal_error_in_chinese():
 
     response = app.test_client().get("/boom", headers=ZH)
     assert response.status_code == 500 and response.headers["Content-Language"] == "zh-TW"
-    assert response.get_json()["detail"] == messages.text("http", "detail.internal", ZH_TW)
+    assert response.get_json()["detail"] == texts.text("detail.internal", ZH_TW)
     assert response.get_json()["title"] == "內部錯誤"
 
 
@@ -846,7 +861,7 @@ def test_service_reads_say_their_language(client, path, language):
 def test_games_list_describes_decks_in_chinese_but_keeps_ids_and_names(client):
     en = client.get("/v1/games").get_json()["games"]
     zh = client.get("/v1/games", headers=ZH).get_json()["games"]
-    assert [g["deck"]["description"] for g in zh] == [messages.text("http", f"games.{g['id']}.deck", ZH_TW) for g in en]
+    assert [g["deck"]["description"] for g in zh] == [messages.text("games", f"games.{g['id']}.deck", ZH_TW) for g in en]
     for a, b in zip(en, zh):
         assert [CJK.search(r["description"]) is not None for r in b["rule_sets"]] == [True] * len(b["rule_sets"])
 
@@ -890,30 +905,46 @@ def field_messages(field: fields.Field, seen: set[int]) -> set[str]:
 ALL_SCHEMAS = [*ofc_api.SCHEMAS, *joker_thirteen_api.SCHEMAS, *big_two_api.SCHEMAS]
 
 
-def test_every_marshmallow_message_the_schemas_can_produce_is_translated():
+def in_language(message: str, language: str) -> str:
+    """A schema message in ``language``, from the key it carries (a message without one fails)."""
+    if isinstance(message, texts.SchemaMessage):
+        return i18n.message(message.message, language)
+    assert isinstance(message, texts.SchemaTemplate), f"{message!r} carries no catalog key"
+    return texts.CATALOG.text("schema", message.key, language)
+
+
+def test_every_marshmallow_message_the_schemas_can_produce_carries_its_key():
     found: set[str] = set()
     for schema in ALL_SCHEMAS:
         found |= schema_messages(schema())
     assert {"Unknown field.", "Missing data for required field.", "Not a valid integer.", "Length must be 3."} <= found
-    untranslated = {m for m in found if not CJK.search(messages.translate(m, ZH_TW))}
+    untranslated = {m for m in found if not CJK.search(in_language(m, ZH_TW))}
     assert not untranslated
+    assert all(in_language(m, EN) == m for m in found if isinstance(m, texts.SchemaMessage))
 
 
 @pytest.mark.parametrize(
-    "english",
-    ["Must be one of: top, middle, bottom.", "Length must be between 1 and 13.", "Length must be 17.", "Shorter than minimum length 1.",
-     "Longer than maximum length 200.", "Must be greater than or equal to 1 and less than or equal to 1000000000.", "Invalid input type.", "Invalid type."],
+    ("validator", "english"),
+    [(fields.validate.OneOf(["top", "middle", "bottom"]), "Must be one of: top, middle, bottom."),
+     (fields.validate.Length(min=1, max=13), "Length must be between 1 and 13."), (fields.validate.Length(equal=17), "Length must be 17."),
+     (fields.validate.Length(min=1), "Shorter than minimum length 1."), (fields.validate.Length(max=200), "Longer than maximum length 200."),
+     (fields.validate.Range(min=1, max=1000000000), "Must be greater than or equal to 1 and less than or equal to 1000000000.")],
 )  # fmt: skip
-def test_marshmallow_messages_keep_their_values(english):
-    chinese = messages.translate(english, ZH_TW)
+def test_marshmallow_messages_keep_their_values(validator, english):
+    probe = "x" if isinstance(validator, fields.validate.OneOf) else [0] * 500 if isinstance(validator, fields.validate.Length) else 0
+    with pytest.raises(ValidationError) as error:
+        validator([] if english.startswith("Shorter") else probe)
+    message = error.value.messages[0]
+    assert message == english and isinstance(message, texts.SchemaMessage)  # marshmallow's very text
+    chinese = in_language(message, ZH_TW)
     assert CJK.search(chinese) and all(n in chinese for n in re.findall(r"\d+|top, middle, bottom", english))
 
 
-def test_localized_message_is_its_english_text_for_marshmallow():
-    message = i18n.LocalizedMessage.text("ofc-pineapple", "invalid_round", case="five_and_fantasyland")
+def test_a_schema_message_is_its_english_text_for_marshmallow():
+    message = texts.SchemaMessage.of(Message("ofc-pineapple", "invalid_round", {"case": "five_and_fantasyland"}))
     assert message == 'round is 1, 2, 3, 4, 5 or "fantasyland"' and isinstance(message, str)
-    assert i18n.schema_message(message, ZH_TW) == 'round 是 1、2、3、4、5 或 "fantasyland"'
-    assert i18n.schema_message("Unknown field.", EN) == "Unknown field."
+    assert in_language(message, ZH_TW) == 'round 是 1、2、3、4、5 或 "fantasyland"'
+    assert in_language(texts.schema_errors()["unknown"], EN) == "Unknown field."
 
 
 # ---- the contract ---------------------------------------------------------------------------------------------
@@ -945,3 +976,20 @@ def test_app_factory_registers_headers_once():
     response = app.test_client().get("/healthz", headers={"Accept-Language": "zh-HK"})
     assert response.headers.getlist("Content-Language") == ["zh-TW"]
     assert response.headers["Vary"].count("Accept-Language") == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [("", "expecting_value"), ("{x", "expecting_property_name"), ('{"a" 1}', "expecting_colon"), ("[1 2]", "expecting_comma"),
+     ("[] x", "extra_data"), ('"abc', "unterminated_string"), ('"a\x01"', "invalid_control_character"), ('"\\q"', "invalid_escape"),
+     ('"\\u12"', "invalid_unicode_escape")],
+)  # fmt: skip
+def test_every_json_decoder_message_has_its_key(body, key):
+    """A 400's detail reads the JSONDecodeError's fields: its ``msg`` names a ``json`` entry, never parsed."""
+    import json
+
+    with pytest.raises(json.JSONDecodeError) as error:
+        json.loads(body)
+    assert texts.decoder_message(error.value.msg) == (key, {})
+    assert texts.decoder_message("Invalid control character '\\x01' at") == ("invalid_control_character_named", {"char": "'\\x01'"})
+    assert set(texts.DECODER_MESSAGES.values()) | set(texts.DECODER_NAMED.values()) == set(texts.JSON)

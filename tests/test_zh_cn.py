@@ -16,13 +16,14 @@ from types import ModuleType
 import opencc
 import pytest
 
-from service.api import i18n
+from service.api import texts
 from service.api.errors import SCHEMA_ERROR_CODES
 from service.rules import games, messages
-from service.rules.messages import CATALOG, EN, ZH_CN, ZH_TW, placeholders
+from service.rules.messages import CATALOG, EN, ZH_CN, ZH_TW, Catalog, Message, placeholders
 from tests.conftest import ROOT
 from tests.test_i18n import (  # noqa: F401 (core_sample: the fixture, shared)
     ALL_SCHEMAS,
+    CATALOGS,
     CJK,
     ENTRIES,
     REQUESTS,
@@ -30,12 +31,13 @@ from tests.test_i18n import (  # noqa: F401 (core_sample: the fixture, shared)
     core_sample,
     has_text,
     human_texts,
+    in_language,
     problem_answers,
     sample_text,
     schema_messages,
 )
 
-RUN = "run `make zh-cn` (scripts/build-zh-cn), review the entries it prints, and commit service/rules/messages.zh-CN.json"
+RUN = "run `make zh-cn` (scripts/build-zh-cn), review the entries it prints, and commit service/rules/messages.zh-CN.json and service/api/texts.zh-CN.json"
 CN = {"Accept-Language": "zh-CN"}
 TW = {"Accept-Language": "zh-TW"}
 
@@ -50,7 +52,10 @@ def load_generator() -> ModuleType:
 
 
 BUILD = load_generator()
-DATA: dict[str, dict[str, dict[str, str]]] = json.loads(messages.added_path(ZH_CN).read_text(encoding="utf-8"))["texts"]
+DATA: dict[str, dict[str, dict[str, str]]] = {
+    domain: entries for catalog in CATALOGS for domain, entries in json.loads(catalog.added_path(ZH_CN).read_text(encoding="utf-8"))["texts"].items()
+}
+"""Both data files (the games' and the HTTP layer's), by domain."""
 TERMS, PINS = BUILD.load_rules()
 T2S = opencc.OpenCC("t2s")
 DRAFT = opencc.OpenCC(BUILD.CONFIGURATION)
@@ -75,24 +80,25 @@ def test_every_catalog_entry_has_a_zh_cn_text():
 
 
 def test_every_zh_cn_text_was_made_from_todays_zh_tw_and_names_an_entry():
-    stale = [f"{d}:{k}" for d, k, e in ENTRIES if k in DATA.get(d, {}) and DATA[d][k][ZH_TW] != e.zh_tw]
+    stale = [f"{d}:{k}" for d, k, e in ENTRIES if k in DATA.get(d, {}) and DATA[d][k][ZH_TW] != e[ZH_TW]]
     assert not stale, f"the zh-TW text of {stale} changed since its zh-CN was made: {RUN}"
-    orphans = [f"{d}:{k}" for d, texts in DATA.items() for k in texts if k not in CATALOG.get(d, {})]
+    orphans = [f"{d}:{k}" for d, entries in DATA.items() for k in entries if k not in messages.CATALOGS[d].get(d, {})]
     assert not orphans, f"zh-CN texts for entries the catalog no longer has: {orphans}: {RUN}"
 
 
-def test_the_committed_file_is_exactly_what_the_generator_makes():
-    data, _ = BUILD.build()
-    committed = messages.added_path(ZH_CN).read_text(encoding="utf-8")
+@pytest.mark.parametrize("catalog", CATALOGS, ids=["rules", "api"])
+def test_the_committed_file_is_exactly_what_the_generator_makes(catalog):
+    data, _ = BUILD.build(DRAFT, of=catalog)
+    committed = catalog.added_path(ZH_CN).read_text(encoding="utf-8")
     assert BUILD.dump(data) == committed, f"{RUN}:\n" + "\n".join(BUILD.changes(json.loads(committed), data))
 
 
 @pytest.mark.parametrize(("domain", "key", "entry"), ENTRIES, ids=[f"{d}:{k}" for d, k, _ in ENTRIES])
 def test_zh_cn_keeps_every_parameter_and_reference(domain, key, entry):
-    zh_cn = messages.text(domain, key, ZH_CN)
+    zh_cn = messages.CATALOGS[domain].text(domain, key, ZH_CN)
     assert zh_cn == DATA[domain][key][ZH_CN], f"{domain}:{key} is not read from the data file: {RUN}"
-    assert fields(zh_cn) == fields(entry.zh_tw), f"{domain}:{key}"
-    assert placeholders(zh_cn) == placeholders(entry.en)
+    assert fields(zh_cn) == fields(entry[ZH_TW]), f"{domain}:{key}"
+    assert placeholders(zh_cn) == placeholders(entry[EN])
     assert CJK.search(zh_cn), f"{domain}:{key} has no Chinese"
 
 
@@ -104,19 +110,20 @@ def test_no_traditional_only_character_survives():
     assert len(converted) >= 0.8 * len(ENTRIES)  # a conversion, not a copy of the zh-TW texts
 
 
-def test_an_added_language_falls_back_at_run_time_and_a_pair_knows_only_its_two(monkeypatch):
-    monkeypatch.setitem(messages.ADDED, ZH_CN, {})
-    assert messages.text("ofc-pineapple", "term.top", ZH_CN) == "頭道"  # zh-TW, never an error or English
-    with pytest.raises(KeyError):
-        CATALOG["ofc-pineapple"]["term.top"].in_(ZH_CN)
+def test_an_added_language_falls_back_at_run_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(messages, "CATALOGS", {})  # a catalog of its own, without its data file
+    bare = Catalog({"ofc-pineapple": {"term.top": messages.T("top", "頭道")}}, tmp_path / "messages")
+    assert bare.text("ofc-pineapple", "term.top", ZH_CN) == "頭道"  # zh-TW, never an error or English
+    assert ZH_CN not in bare["ofc-pineapple"]["term.top"] and CATALOG["ofc-pineapple"]["term.top"][ZH_CN] == "头道"
 
 
-def test_the_file_is_package_data():
-    """The image installs the package (not editable): the data file must be in it."""
+@pytest.mark.parametrize("catalog", CATALOGS, ids=["rules", "api"])
+def test_the_file_is_package_data(catalog):
+    """The image installs the package (not editable): the data files must be in it."""
     import tomllib
 
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
-    path = messages.added_path(ZH_CN)
+    path = catalog.added_path(ZH_CN)
     assert any(fnmatch.fnmatchcase(path.name, p) for p in patterns[path.parent.relative_to(ROOT).as_posix().replace("/", ".")])
 
 
@@ -130,9 +137,9 @@ def test_every_term_lands_where_it_applies():
     for term in TERMS:
         for domain, key, entry in ENTRIES:
             applies = any(fnmatch.fnmatchcase(domain, p) for p in term["domains"])
-            if not applies or term["draft"] not in DRAFT.convert(entry.zh_tw) or (domain, key) in PINS:
+            if not applies or term["draft"] not in DRAFT.convert(entry[ZH_TW]) or (domain, key) in PINS:
                 continue
-            zh_cn = messages.text(domain, key, ZH_CN)
+            zh_cn = messages.CATALOGS[domain].text(domain, key, ZH_CN)
             assert term["draft"] not in zh_cn, (domain, key, zh_cn)
             assert any(t[ZH_CN] in zh_cn for t in TERMS if term["draft"] in t["draft"]), (domain, key, zh_cn)
             landed += 1
@@ -143,12 +150,12 @@ def test_a_pin_holds_until_its_zh_tw_changes(tmp_path):
     """A hand-reviewed entry stays as written while the zh-TW text it translates is unchanged; once that
     changes the generator warns and falls back to the draft, so the file never holds a translation of an
     old text."""
-    entry = CATALOG["http"]["detail.internal"]
+    entry = texts.CATALOG["http"]["detail.internal"]
     pins = f"""
 [[pin]]
 domain = "http"
 key = "detail.internal"
-zh-TW = "{entry.zh_tw}"
+zh-TW = "{entry[ZH_TW]}"
 zh-CN = "服务未能回答这个请求，错误已记录。"
 
 [[pin]]
@@ -165,8 +172,8 @@ zh-CN = "无"
 """
     rules = tmp_path / "terms.toml"
     rules.write_text(BUILD.TERMS.read_text(encoding="utf-8") + pins, encoding="utf-8")
-    data, warnings = BUILD.build(DRAFT, rules)
-    assert data["texts"]["http"]["detail.internal"] == {ZH_TW: entry.zh_tw, ZH_CN: "服务未能回答这个请求，错误已记录。", "pinned": True}
+    data, warnings = BUILD.build(DRAFT, rules, of=texts.CATALOG)
+    assert data["texts"]["http"]["detail.internal"] == {ZH_TW: entry[ZH_TW], ZH_CN: "服务未能回答这个请求，错误已记录。", "pinned": True}
     assert data["texts"]["http"]["title.404"][ZH_CN] == DATA["http"]["title.404"][ZH_CN] == "找不到"
     assert [w.split(":")[0] for w in warnings] == ["stale pin http", "pin http"]
 
@@ -205,9 +212,9 @@ def test_a_fouled_board_says_wulong_and_the_threads_words_are_used(zh_tw, zh_cn)
 
 
 def test_every_catalog_text_about_a_foul_says_wulong():
-    fouls = [(d, k) for d, k, e in ENTRIES if "爆牌" in e.zh_tw]
+    fouls = [(d, k) for d, k, e in ENTRIES if "爆牌" in e[ZH_TW]]
     for domain, key in fouls:
-        zh_cn = messages.text(domain, key, ZH_CN)
+        zh_cn = messages.CATALOGS[domain].text(domain, key, ZH_CN)
         assert "乌龙" in zh_cn and "爆牌" not in zh_cn, (domain, key, zh_cn)
 
 
@@ -250,7 +257,7 @@ def test_every_catalog_text_about_a_foul_says_wulong():
     ],
 )
 def test_mainland_words(domain, key, words):
-    assert words in messages.text(domain, key, ZH_CN)
+    assert words in messages.CATALOGS[domain].text(domain, key, ZH_CN)
 
 
 # ---- the cores' output and marshmallow's messages in zh-CN ----------------------------------------------------
@@ -268,9 +275,10 @@ def test_every_marshmallow_message_the_schemas_can_produce_is_in_zh_cn():
     for schema in ALL_SCHEMAS:
         found |= schema_messages(schema())
     for english in found:
-        zh_cn = messages.translate(english, ZH_CN)
+        zh_cn = in_language(english, ZH_CN)
         assert CJK.search(zh_cn) and not traditional(zh_cn), (english, zh_cn)
-    assert i18n.schema_message(i18n.LocalizedMessage.text("ofc-pineapple", "invalid_round", case="five_and_fantasyland"), ZH_CN) == 'round 是 1、2、3、4、5 或 "fantasyland"'
+    message = texts.SchemaMessage.of(Message("ofc-pineapple", "invalid_round", {"case": "five_and_fantasyland"}))
+    assert in_language(message, ZH_CN) == 'round 是 1、2、3、4、5 或 "fantasyland"'
 
 
 # ---- over HTTP ----------------------------------------------------------------------------------------------
@@ -300,7 +308,7 @@ def test_every_code_answered_has_its_zh_cn_message(answered):
     for path, _, en, _, cn in answered:
         game = games.find_game(path.split("/")[2]).domain  # ofc-classic's texts are ofc-pineapple's
         for (code, en_item), (cn_code, cn_item) in zip(codes_in(en.get_json()), codes_in(cn.get_json())):
-            schema_error = "pointer" in en_item and code in SCHEMA_ERROR_CODES.values()  # texts: messages.SCHEMA
+            schema_error = "pointer" in en_item and code in SCHEMA_ERROR_CODES.values()  # texts: texts.SCHEMA
             assert code == cn_code and (schema_error or has_text(game, code)), (path, code)
             assert cn_item["message"] != en_item["message"] and not traditional(cn_item["message"]), (path, code)
 
@@ -334,7 +342,7 @@ def test_problems_in_simplified_chinese(client, app):
         assert zh.status_code == status and zh.headers["Content-Language"] == "zh-CN", status
         body = zh.get_json()
         assert body["type"] == english[status].get_json()["type"]
-        assert body["title"] == messages.text("http", f"title.{status}", ZH_CN) and not traditional(body["title"])
+        assert body["title"] == texts.text(f"title.{status}", ZH_CN) and not traditional(body["title"])
         assert CJK.search(body["detail"]) and not traditional(body["detail"]), (status, body["detail"])
     assert chinese[400].get_json()["detail"] == "请求内容不是有效的 JSON：这里应该要有用双引号括起来的属性名称，在第 1 行第 2 列（字符位置 1）"
     assert chinese[404].get_json()["title"] == "找不到" and chinese[415].get_json()["title"] == "不支持的媒体类型"
@@ -357,7 +365,7 @@ def test_games_list_describes_decks_in_zh_cn(client):
     response = client.get("/v1/games", headers=CN)
     zh = response.get_json()["games"]
     assert response.headers["Content-Language"] == "zh-CN"
-    assert [g["deck"]["description"] for g in zh] == [messages.text("http", f"games.{g['id']}.deck", ZH_CN) for g in en]
+    assert [g["deck"]["description"] for g in zh] == [messages.text("games", f"games.{g['id']}.deck", ZH_CN) for g in en]
     assert [g["deck"]["description"] for g in zh][0] == "一副 52 张扑克牌，没有鬼牌"
 
 
@@ -368,4 +376,4 @@ def test_service_reads_say_their_language_in_zh_cn(client, path, language):
 
 
 def test_english_is_untouched_by_the_added_language():
-    assert all(messages.text(d, k, EN) == e.en for d, k, e in ENTRIES)
+    assert all(messages.CATALOGS[d].text(d, k, EN) == e[EN] for d, k, e in ENTRIES)

@@ -155,7 +155,7 @@ def move_result(result: b2.MoveResult) -> dict[str, Any]:
 
 
 def factor(f: b2.Factor) -> dict[str, Any]:
-    reason = i18n.factor_reason(f.factor.value, f.params, f.reason)
+    reason = i18n.render(b2.DOMAIN, f"factor.{f.factor.value}", f.params)
     return {"factor": f.factor.value, "value": f.value, "reason": reason, "cards": card_texts(f.cards)}
 
 

@@ -7,8 +7,8 @@ Everything comes from the code's registries, so the document cannot drift (``tes
 holds it current and complete): the problem types (``errors.PROBLEM_TYPES`` and gunicorn's own,
 ``service.gunicorn_worker.PROBLEM_TYPES`` when it declares them), the request schema's error codes
 (``errors.SCHEMA_ERROR_CODES``), and, for every operation of ``openapi.yaml``, the violation and error codes
-its route declares (``common.rule_codes``); every text is the message catalog's (``service/rules/messages.py``),
-in English and Traditional Chinese.
+its route declares (``common.rule_codes``); every text is a catalog's (the games' in
+``service/rules/messages.py``, the HTTP layer's in ``service/api/texts.py``), in English and Traditional Chinese.
 """
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ import yaml
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
-from service.api import errors
+from service.api import errors, texts
 from service.api.common import RuleCodes
 from service.rules import messages
-from service.rules.messages import EN, ZH_TW
+from service.rules.messages import EN, ZH_TW, Entry
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "errors.md"
 
@@ -78,7 +78,7 @@ def codes_of(app: Flask, method: str, path: str) -> RuleCodes | None:
 # --- texts --------------------------------------------------------------------------------------------
 
 
-def variants(domain: str, code: str) -> list[tuple[str | None, messages.Text]]:
+def variants(domain: str, code: str) -> list[tuple[str | None, Entry]]:
     """(case, text) of a code: its one text, or one per ``code/case`` entry."""
     for name in (domain, *messages.FALLBACK.get(domain, ())):
         table = messages.CATALOG[name]
@@ -90,10 +90,10 @@ def variants(domain: str, code: str) -> list[tuple[str | None, messages.Text]]:
     raise KeyError(f"no text for {code!r} in {domain!r}")
 
 
-def parameters(texts: list[messages.Text]) -> list[str]:
+def parameters(entries: list[Entry]) -> list[str]:
     names: set[str] = set()
-    for text in texts:
-        names |= messages.placeholders(text.en) | messages.placeholders(text.zh_tw)
+    for entry in entries:
+        names |= messages.placeholders(entry[EN]) | messages.placeholders(entry[ZH_TW])
     return sorted(names)
 
 
@@ -101,8 +101,8 @@ def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def meaning(cases: list[tuple[str | None, messages.Text]], language: str) -> str:
-    return "<br>".join(cell(("" if case is None else f"*{case}*: ") + text.in_(language)) for case, text in cases)
+def meaning(cases: list[tuple[str | None, Entry]], language: str) -> str:
+    return "<br>".join(cell(("" if case is None else f"*{case}*: ") + entry[language]) for case, entry in cases)
 
 
 def code_rows(domain: str, codes: tuple[str, ...] | list[str]) -> Iterator[str]:
@@ -116,19 +116,19 @@ CODE_HEAD = ["| code | meaning | 意思 | parameters |", "|---|---|---|---|"]
 
 
 def schema_error_rows() -> Iterator[str]:
-    by_code: dict[str, list[tuple[str | None, messages.Text]]] = {}
+    by_code: dict[str, list[tuple[str | None, Entry]]] = {}
     for key, code in errors.SCHEMA_ERROR_CODES.items():
-        by_code.setdefault(code, []).append((None, messages.CATALOG["schema"][key]))
+        by_code.setdefault(code, []).append((None, texts.SCHEMA[key]))
     by_code.setdefault(errors.INVALID, [])
     by_code[errors.TOO_DEEP_CODE] = []
     for code in sorted(by_code):
-        meaning_text = messages.CATALOG["http"][f"error.{code}"]
+        meaning_text = texts.HTTP[f"error.{code}"]
         examples = by_code[code]
         params = ", ".join(f"`{p}`" for p in parameters([t for _, t in examples])) or "—"
-        shown_en = " ".join(f"“{cell(t.en)}”" for _, t in examples)
-        shown_zh = " ".join(f"「{cell(t.zh_tw)}」" for _, t in examples)
-        yield (f"| `{code}` | {cell(meaning_text.en)}{' Messages: ' + shown_en if shown_en else ''} | "
-               f"{cell(meaning_text.zh_tw)}{' 訊息：' + shown_zh if shown_zh else ''} | {params} |")  # fmt: skip
+        shown_en = " ".join(f"“{cell(t[EN])}”" for _, t in examples)
+        shown_zh = " ".join(f"「{cell(t[ZH_TW])}」" for _, t in examples)
+        yield (f"| `{code}` | {cell(meaning_text[EN])}{' Messages: ' + shown_en if shown_en else ''} | "
+               f"{cell(meaning_text[ZH_TW])}{' 訊息：' + shown_zh if shown_zh else ''} | {params} |")  # fmt: skip
 
 
 def document(app: Flask) -> str:
@@ -152,8 +152,8 @@ def document(app: Flask) -> str:
         "|---|---|---|---|",
     ]
     for urn, status in problem_types().items():
-        text = messages.CATALOG["http"][f"problem.{urn.removeprefix(errors.PROBLEM_URN)}"]
-        lines.append(f"| `{urn}` | {status} | {cell(text.en)} | {cell(text.zh_tw)} |")
+        entry = texts.HTTP[f"problem.{urn.removeprefix(errors.PROBLEM_URN)}"]
+        lines.append(f"| `{urn}` | {status} | {cell(entry[EN])} | {cell(entry[ZH_TW])} |")
     lines += [
         "",
         "## Error codes of a 422 (`errors[].code`)",

@@ -10,12 +10,11 @@ import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service.api import i18n
+from service.api import i18n, texts
 from service.api.errors import ApiProblem
 from service.api.limits import check_json_depth, read_body, too_deep
 from service.api.loading import fast_load
 from service.api.schema import CardField, CardList, StrictBoolean, StrictInteger, StrictSchema, card_list  # noqa: F401 - re-exported
-from service.rules import messages
 from service.rules.cards import Card, card_texts  # noqa: F401 - card_texts re-exported for the games' answers
 from service.rules.errors import Violation, quoted
 from service.rules.hand_value import HandValue
@@ -123,7 +122,12 @@ def check_list_lengths(schema: Schema, body: Any) -> None:
 
 
 class _NotJson(ValueError):
-    """A JSON text this service refuses although Python's decoder would take it (400)."""
+    """A JSON text this service refuses although Python's decoder would take it (400): the detail's key and
+    parameters."""
+
+    def __init__(self, detail: str, params: dict[str, Any]):
+        super().__init__(detail)
+        self.detail, self.params = detail, params
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -131,12 +135,12 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(obj) != len(pairs):
         seen: set[str] = set()
         key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise _NotJson(messages.render("http", "detail.duplicate_key", {"key": quoted(key)}))
+        raise _NotJson("detail.duplicate_key", {"key": quoted(key)})
     return obj
 
 
 def _no_constant(name: str) -> Any:
-    raise _NotJson(messages.render("http", "detail.not_a_number", {"constant": name}))
+    raise _NotJson("detail.not_a_number", {"constant": name})
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
@@ -150,19 +154,30 @@ def decode_json(raw: bytes, unique_keys: bool = True) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ApiProblem(400, messages.text("http", "detail.not_utf8")) from None
+        raise ApiProblem(400, "detail.not_utf8") from None
     if text.startswith("\ufeff") or "\x00" in text[:4]:  # a byte order mark, or UTF-16/32 seen as UTF-8
-        raise ApiProblem(400, messages.text("http", "detail.not_utf8"))
+        raise ApiProblem(400, "detail.not_utf8")
     try:
         return (_DECODER if unique_keys else _PLAIN_DECODER).decode(text)
     except _NotJson as error:
-        raise ApiProblem(400, str(error)) from None
+        raise ApiProblem(400, error.detail, error.params) from None
     except json.JSONDecodeError as error:
-        raise ApiProblem(400, f"The body is not valid JSON: {error}") from None
+        raise malformed_json(error) from None
     except ValueError:  # the only other: an integer beyond Python's digit limit for int()
-        raise ApiProblem(400, messages.text("http", "detail.number_too_long")) from None
+        raise ApiProblem(400, "detail.number_too_long") from None
     except RecursionError:
         raise too_deep() from None
+
+
+def malformed_json(error: json.JSONDecodeError) -> ApiProblem:
+    """The 400 of a body the decoder refuses, from the error's fields: its ``msg`` (a key of ``texts.JSON``),
+    line, column and position."""
+    found = texts.decoder_message(error.msg)
+    if found is None:  # a message of a future decoder: shown as it is, inside a catalog text
+        return ApiProblem(400, "detail.malformed_json", {"case": "other", "error": str(error)})
+    return ApiProblem(400, "detail.malformed_json", {
+        "case": "decode", "message": found, "line": error.lineno, "column": error.colno, "char": error.pos,
+    })
 
 
 def load_body(schema: Schema) -> Any:
@@ -171,9 +186,9 @@ def load_body(schema: Schema) -> Any:
     req = request._get_current_object()  # one proxy look-up for the reads below (Flask's documented way)
     if req.environ.get("CONTENT_TYPE") != "application/json":  # the usual header, or parse it
         if not req.is_json:
-            raise ApiProblem(415, messages.text("http", "detail.not_json"))
+            raise ApiProblem(415, "detail.not_json")
         if req.mimetype_params.get("charset", "utf-8").lower() not in ("utf-8", "utf8"):  # docs/rulings.md
-            raise ApiProblem(415, messages.text("http", "detail.charset"))
+            raise ApiProblem(415, "detail.charset")
     raw = read_body(req)
     if raw.count(b"{") <= MANY_OBJECTS:
         body = decode_json(raw)

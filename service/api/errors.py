@@ -8,11 +8,11 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
-from service.api import i18n
+from service.api import i18n, texts
 from service.rules.errors import InvalidInputError
-from service.rules.messages import match, text as catalog_text
+from service.rules.messages import Message
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_URN = "urn:card-rules:problem:"
@@ -53,8 +53,9 @@ SCHEMA_ERROR_CODES = {
     "number.too_large": "out_of_range",
     "validator_failed": "invalid_value",
 }
-"""The machine ``code`` of a 422 ``errors`` entry for each request-schema message (``messages.SCHEMA``); the
-rules core's problems and the game-specific schema checks carry their own codes (``LocalizedMessage``)."""
+"""The machine ``code`` of a 422 ``errors`` entry for each request-schema message (``texts.SCHEMA``); the
+rules core's problems and the game-specific schema checks carry their own codes (``texts.SchemaMessage``
+of a game's ``Message``)."""
 INVALID = "invalid_value"  # a schema message the catalog does not know (a test keeps this unreachable)
 TOO_DEEP_CODE = "too_deep"
 
@@ -62,12 +63,13 @@ log = logging.getLogger(__name__)
 
 
 class ApiProblem(HTTPException):
-    """An HTTP failure with its detail and the JSON pointers of what caused it."""
+    """An HTTP failure: the key of its detail (``texts.HTTP``) with its parameters, and the JSON pointers of
+    what caused it (each entry's ``message`` a ``Message``). The error handler renders both."""
 
-    def __init__(self, status: int, detail: str, errors: list[dict[str, str]] | None = None):
+    def __init__(self, status: int, detail: str, params: dict[str, Any] | None = None, errors: list[dict[str, Any]] | None = None):
         super().__init__(detail)
         self.code = status
-        self.detail = detail
+        self.detail = Message("http", detail, params or {})
         self.errors = errors or []
 
 
@@ -93,14 +95,17 @@ def marshmallow_errors(messages: Any, prefix: tuple[object, ...] = ()) -> Iterat
 
 
 def schema_error(message: Any, path: tuple[object, ...]) -> tuple[str, str]:
-    """(code, text in the answer's language) of one request-schema message at ``path``."""
-    if isinstance(message, i18n.LocalizedMessage):
-        return message.code, i18n.schema_message(message)
-    found = match(str(message), ("schema",))
-    key = found[1] if found else None
+    """(code, text in the answer's language) of one request-schema message at ``path``: each carries its
+    key (``texts.SchemaMessage``), a game's own code or marshmallow's message key in ``texts.SCHEMA``."""
+    found = texts.schema_message(message)
+    if found is None:  # a text of no catalog (a test keeps this unreachable): as it is
+        return INVALID, str(message)
+    if found.domain != "schema":
+        return found.code, i18n.message(found)
+    key = found.code
     if key == "type" and not path:  # the body itself is not an object: say so, at the pointer ""
-        return SCHEMA_ERROR_CODES["root_type"], i18n.render("schema", "root_type", {}, catalog_text("schema", "root_type"))
-    return SCHEMA_ERROR_CODES.get(key or "", INVALID), i18n.schema_message(message)
+        key = "root_type"
+    return SCHEMA_ERROR_CODES.get(key, INVALID), i18n.render("schema", key, found.params)
 
 
 MAX_ERRORS = 100  # a pathological request could hold thousands; the first hundred locate the fault
@@ -137,11 +142,25 @@ def not_found_detail(path: str) -> str:
     return i18n.text("detail.no_such_path", path=path[:200])
 
 
+WERKZEUG_DETAILS = {BadRequest: "detail.bad_request", NotFound: "detail.not_found",
+                    MethodNotAllowed: "detail.method_not_allowed", RequestEntityTooLarge: "detail.too_large"}
+"""werkzeug's own description of a failure it raises outside our routes -> its ``http`` key."""
+
+
+def werkzeug_detail(error: HTTPException) -> str:
+    """The detail of a failure werkzeug raised: its description's text when it is werkzeug's own, the
+    status's title otherwise (a description of no catalog is never answered)."""
+    for kind, key in WERKZEUG_DETAILS.items():
+        if isinstance(error, kind) and error.description == type(error).description:
+            return i18n.text(key)
+    return i18n.title(error.code or 500)
+
+
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiProblem)
     def _api_problem(error: ApiProblem) -> Response:
-        errors = [{**e, "message": i18n.translate(e["message"])} if "message" in e else e for e in error.errors]
-        return problem(error.code, i18n.translate(error.detail), errors)
+        errors = [{**e, "message": i18n.message(e["message"])} if "message" in e else e for e in error.errors]
+        return problem(error.code, i18n.message(error.detail), errors)
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError) -> Response:
@@ -161,7 +180,7 @@ def register_error_handlers(app: Flask) -> None:
         elif status == 413:
             detail = i18n.text("detail.too_large_bytes", limit=current_app.config["MAX_CONTENT_LENGTH"])
         else:
-            detail = i18n.translate(error.description) if error.description else i18n.title(status)
+            detail = werkzeug_detail(error)
         response = problem(status, detail)
         if status == 405 and error.get_response().headers.get("Allow"):
             response.headers["Allow"] = error.get_response().headers["Allow"]

@@ -22,32 +22,30 @@ Negotiation (RFC 9110 section 12.5.4), in ``negotiate``; which range names which
   ``messages.LANGUAGES`` (``*`` and ``zh`` count as English and zh-TW); no header, nothing acceptable or
   nothing known: English.
 
-The texts themselves are the rules core's catalog (``service/rules/messages.py``, zh-CN from its data file);
-the rules core gives each violation and input problem its ``code`` and ``params`` and its English
-``message``, and this module renders the same entry in the negotiated language. Marshmallow's messages,
-werkzeug's descriptions and the JSON decoder's messages arrive as English strings and are recognised by
-their catalog templates.
+The texts themselves are two catalogs (``service/rules/messages.py``, the games' texts, and
+``service/api/texts.py``, this layer's), zh-CN from their data files. Every text reaches this module as a
+key: a domain, a code and its parameters (a violation, an input problem, a hand's label, a Big Two factor,
+an ``ApiProblem``, a marshmallow message that keeps its key); ``render`` turns it into words once, in the
+negotiated language. Nothing is written in English first and recognised later.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any, Self
+from typing import Any
 
 from flask import Response, has_request_context, request
 
+from service.api import texts
 from service.rules import messages
 from service.rules.errors import InputProblem, Violation
-from service.rules.games import GAMES
 from service.rules.hand_value import HandValue
-from service.rules.messages import EN, ZH_CN, ZH_TW
+from service.rules.messages import EN, ZH_CN, ZH_TW, Message
 
 LANGUAGE_KEY = "card_rules.language"  # WSGI environ key: the negotiated language, once per request
 HEADER_LIMIT = 4096  # an Accept-Language longer than this is read up to here (no real one comes close)
 
-GAME_BY_BLUEPRINT = {game.blueprint: game.domain for game in GAMES}
-"""The catalog domain of each game's blueprint, from the registry."""
 UNTRANSLATED = frozenset({"meta.openapi_yaml", "meta.openapi_json", "observability.metrics"})
 UNTRANSLATED_BLUEPRINTS = frozenset({"docs"})
 """Answers whose content is English whatever the client asks (the contract, the documentation page,
@@ -138,13 +136,6 @@ def language() -> str:
     return found
 
 
-def domain() -> str:
-    """The catalog domain of this request: its game, or ``cards`` outside the games' paths."""
-    if not has_request_context():
-        return "cards"
-    return GAME_BY_BLUEPRINT.get(request.blueprint or "", "cards")
-
-
 def set_headers(response: Response) -> Response:
     """``Content-Language`` (the language of the answer's text) and ``Vary: Accept-Language``."""
     untranslated = response.status_code < 400 and (
@@ -155,97 +146,63 @@ def set_headers(response: Response) -> Response:
     return response
 
 
-# --- rendering ---------------------------------------------------------------------------------------
+# --- rendering: the one place a text's key becomes words ------------------------------------------------
+
+CATALOGS = messages.CATALOGS
+"""Which catalog holds each domain: the rules core's (the games, cards, the games list) or this layer's
+(``texts.CATALOG``: http, schema, json)."""
 
 
-def render(game: str, code: str, params: Mapping[str, Any] | None, english: str, lang: str | None = None) -> str:
-    """The text of ``code`` with ``params`` in ``lang`` (the request's by default); ``english`` when the
-    language is English or, defensively, when the catalog lacks the text (a test keeps it complete)."""
+def render(domain: str, code: str, params: Mapping[str, Any] | None = None, lang: str | None = None) -> str:
+    """The text of ``code`` with ``params`` in ``domain``, in ``lang`` (the request's by default). A text
+    the language lacks (a test keeps the catalogs complete) is answered in English rather than failing."""
     lang = lang or language()
-    if lang == EN:
-        return english
+    catalog = CATALOGS[domain]
     try:
-        return messages.render(game, code, params, lang)
+        return catalog.render(domain, code, params, lang)
     except (KeyError, IndexError, ValueError):
-        return english
+        if lang == EN:
+            raise
+        return catalog.render(domain, code, params, EN)
 
 
-_LABEL_KEYS = {domain: messages.label_keys(domain) for domain in messages.GAME_DOMAINS}
+def message(found: Message, lang: str | None = None) -> str:
+    return render(found.domain, found.code, found.params, lang)
 
 
-def label(hand: HandValue, game: str | None = None, lang: str | None = None) -> str:
-    """A hand value's label in the answer's language."""
-    lang = lang or language()
-    if lang == EN:
-        return hand.label
-    game = game or domain()
-    key = _LABEL_KEYS.get(game, {}).get(hand.label)
-    return hand.label if key is None else messages.text(game, key, lang)
+@lru_cache(maxsize=4096)
+def _fixed(domain: str, key: str, lang: str) -> str:
+    return CATALOGS[domain].text(domain, key, lang)
 
 
-def violation_message(v: Violation, game: str | None = None) -> str:
-    return render(game or domain(), v.code, v.params, v.message)
+def label(hand: HandValue, lang: str | None = None) -> str:
+    """A hand value's label (a key of its game's catalog, ``hand.label``) in the answer's language."""
+    return _fixed(hand.label.domain, hand.label.code, lang or language())
 
 
-def problem_message(p: InputProblem, game: str | None = None) -> str:
-    return render(game or domain(), p.code, p.params, p.message)
+def violation_message(v: Violation) -> str:
+    return render(v.domain, v.code, v.params)
 
 
-def factor_reason(code: str, params: Mapping[str, Any], english: str, game: str = "big-two") -> str:
-    return render(game, f"factor.{code}", params, english)
+def problem_message(p: InputProblem) -> str:
+    return render(p.domain, p.code, p.params)
 
 
 def text(key: str, lang: str | None = None, **params: Any) -> str:
     """An HTTP-layer text (``title.404``, ``detail.schema`` ...) in the answer's language."""
-    return messages.render("http", key, params, lang or language())
+    return render("http", key, params, lang)
 
 
 def title(status: int) -> str:
     key = f"title.{status}"
-    return text(key if key in messages.HTTP else "title.other")
-
-
-def translate(english: str, lang: str | None = None) -> str:
-    """A text that arrives as an English string (marshmallow, werkzeug, the JSON decoder, other modules of
-    this layer), in the answer's language when the catalog knows it, else as it is."""
-    return messages.translate(english, lang or language())
-
-
-class LocalizedMessage(str):
-    """A marshmallow error message that knows its catalog entry: it *is* the English text (so marshmallow
-    and every ``str`` use see the same message), and ``schema_message`` renders it in the answer's language."""
-
-    game: str
-    code: str
-    params: Mapping[str, Any]
-
-    def __new__(cls, english: str, game: str, code: str, params: Mapping[str, Any] | None = None) -> Self:
-        message = super().__new__(cls, english)
-        message.game, message.code, message.params = game, code, params or {}
-        return message
-
-    @classmethod
-    def of(cls, problem: InputProblem, game: str) -> Self:
-        return cls(problem.message, game, problem.code, problem.params)
-
-    @classmethod
-    def text(cls, game: str, code: str, **params: Any) -> Self:
-        return cls(messages.render(game, code, params), game, code, params)
-
-
-def schema_message(message: Any, lang: str | None = None) -> str:
-    """One message of a marshmallow ``ValidationError`` in the answer's language."""
-    lang = lang or language()
-    if isinstance(message, LocalizedMessage):
-        return render(message.game, message.code, message.params, str(message), lang)
-    return messages.translate(str(message), lang)
+    return text(key if key in texts.HTTP else "title.other")
 
 
 def join_errors(key: str, errors: Iterable[Mapping[str, str]], lang: str | None = None) -> str:
     """A 422's ``detail``: ``key``'s text around every error as ``pointer: message``."""
     lang = lang or language()
     listed = messages.MESSAGE_SEPARATOR[lang].join(
-        messages.render("http", "detail.error" if e["pointer"] else "detail.error_root", {"pointer": e["pointer"], "message": e["message"]}, lang)
+        render("http", "detail.error" if e["pointer"] else "detail.error_root", {"pointer": e["pointer"], "message": e["message"]}, lang)
         for e in errors
     )
     return text(key, lang, errors=listed)

@@ -13,13 +13,11 @@ from flask import Request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.api.errors import TOO_DEEP_CODE, ApiProblem
+from service.rules.messages import Message
 
 MAX_JSON_DEPTH = 32  # arrays and objects; the request examples of the contract nest at most 5 levels
 
-TOO_DEEP = (
-    f"The body nests arrays and objects deeper than {MAX_JSON_DEPTH} levels, "
-    "which no request of this service needs."
-)
+TOO_DEEP = Message("http", "detail.too_deep", {"depth": MAX_JSON_DEPTH})
 
 
 def read_body(req: Request) -> bytes:
@@ -50,14 +48,14 @@ def read_body(req: Request) -> bytes:
                 break
             body += chunk
     except Exception:  # noqa: BLE001 - a broken chunk or a disconnect, whatever the server raises for it
-        raise ApiProblem(400, "The chunked request body could not be read to its end.") from None
+        raise ApiProblem(400, "detail.chunked_unreadable") from None
     if len(body) > limit:
         raise RequestEntityTooLarge()
     return bytes(body)
 
 
 def too_deep() -> ApiProblem:
-    return ApiProblem(422, TOO_DEEP, [{"pointer": "", "code": TOO_DEEP_CODE, "message": TOO_DEEP}])
+    return ApiProblem(422, TOO_DEEP.code, TOO_DEEP.params, [{"pointer": "", "code": TOO_DEEP_CODE, "message": TOO_DEEP}])
 
 
 def nesting_depth_exceeds(raw: bytes, body: Any, limit: int = MAX_JSON_DEPTH) -> bool:

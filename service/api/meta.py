@@ -25,7 +25,7 @@ def game_entry(game: registry.Game, language: str = messages.EN) -> dict[str, An
         "native_name": game.native_name,
         "rule_set": game.default.source,
         "players": {"min": low, "max": high},
-        "deck": {"cards": game.deck.cards, "jokers": game.deck.jokers, "description": messages.text("http", f"games.{game.id}.deck", language)},
+        "deck": {"cards": game.deck.cards, "jokers": game.deck.jokers, "description": messages.text("games", f"games.{game.id}.deck", language)},
         "base_path": game.base_path,
         "rule_sets": [rule_set_entry(game, r, language) for r in game.rule_sets],
     }
@@ -39,7 +39,7 @@ def rule_set_entry(game: registry.Game, rule_set: registry.RuleSet, language: st
         "name": rule_set.name,
         "native_name": rule_set.native_name,
         "source": rule_set.source,
-        "description": messages.text("http", f"rule_sets.{game.id}.{rule_set.id}", language),
+        "description": messages.text("games", f"rule_sets.{game.id}.{rule_set.id}", language),
         "default": rule_set is game.default,
         "players": {"min": rule_set.players[0], "max": rule_set.players[1]},
     }

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import ValidationError, fields, validate
 
-from service.api import i18n
+from service.api import texts
 from service.api.common import (
     StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, rule_codes, violation,
 )  # fmt: skip
@@ -24,6 +24,7 @@ from service.rules import ofc_pineapple as ofc
 from service.rules.cards import DECK, NotationProblem, card_texts
 from service.rules.games import GAMES, Game, find_game
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
+from service.rules.messages import Message
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
@@ -176,7 +177,7 @@ def _round_field(game: Game) -> type[fields.Field]:
         def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int | str:
             if (fantasyland and value == ofc.FANTASYLAND_ROUND) or (type(value) is int and 1 <= value <= rounds):
                 return value
-            raise ValidationError(i18n.LocalizedMessage.text(ofc.DOMAIN, "invalid_round", **case))
+            raise ValidationError(texts.SchemaMessage.of(Message(ofc.DOMAIN, "invalid_round", case)))
 
     return RoundField
 

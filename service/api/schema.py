@@ -8,9 +8,11 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
-from service.api import i18n
+from service.api import texts
 from service.rules.cards import CARD_BY_TEXT, CARD_OR_JOKER_BY_TEXT, Card, parse_card, read_cards
 from service.rules.errors import CardNotationError
+
+texts.install_schema_messages()  # before any schema is built: marshmallow's messages keep their keys
 
 
 CARD_PATTERN = "^(?:[2-9TJQKAtjqka]|10)[cdhsCDHS♣♦♥♠♧♢♡♤]$"
@@ -31,7 +33,7 @@ class CardField(fields.Field):
         try:
             return parse_card(value, jokers=self.jokers)
         except CardNotationError as error:
-            raise ValidationError(i18n.LocalizedMessage.of(error.problems[0], "cards")) from None
+            raise ValidationError(texts.SchemaMessage.of(error.problems[0].text)) from None
 
 
 class CardList(fields.List):
@@ -63,6 +65,8 @@ class StrictSchema(Schema):
 
     class Meta:
         unknown = "raise"
+
+    error_messages = texts.schema_errors()  # "Unknown field.", "Invalid input type.", with their keys
 
     def build(self, data: dict[str, Any]) -> Any:
         return data

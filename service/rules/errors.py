@@ -5,9 +5,9 @@ wrong size): the HTTP layer answers it with 422 and the JSON pointers of ``probl
 ``Violation`` is well-formed input that breaks a game rule: it is part of a normal answer
 (``legal: false``), never an exception.
 
-Both carry a stable ``code``, the named ``params`` of its text and ``message``, that text in English; the
-HTTP layer renders the same text in the client's language from ``code`` and ``params`` (``messages``).
-Build them with ``problem``/``violation`` so the English message always comes from the catalog.
+Both carry a stable ``code``, the named ``params`` of its text and the catalog ``domain`` that holds the text:
+a key, not words. The HTTP layer renders it once, in the client's language (``service/api/i18n.py``);
+``message`` renders the English text on demand for a library caller. Build them with ``problem``/``violation``.
 """
 from __future__ import annotations
 
@@ -28,12 +28,22 @@ Path = tuple[PathPart, ...]
 
 @dataclass(frozen=True, slots=True)
 class InputProblem:
-    """One reason input is impossible, at ``path`` inside the request (rendered as a JSON pointer)."""
+    """One reason input is impossible, at ``path`` inside the request (rendered as a JSON pointer): the
+    text of ``code`` with ``params`` in the catalog's ``domain``."""
 
     path: Path
-    message: str
-    code: str = "invalid"
-    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    domain: str = "cards"
+
+    @property
+    def message(self) -> str:
+        """The English text (the HTTP layer renders the key in the client's language instead)."""
+        return messages.render(self.domain, self.code, self.params)
+
+    @property
+    def text(self) -> messages.Message:
+        return messages.Message(self.domain, self.code, self.params)
 
 
 class RulesError(Exception):
@@ -45,11 +55,14 @@ class InvalidInputError(RulesError):
 
     def __init__(self, problems: list[InputProblem] | InputProblem):
         self.problems = [problems] if isinstance(problems, InputProblem) else list(problems)
-        super().__init__("; ".join(f"{'/'.join(map(str, p.path))}: {p.message}" for p in self.problems))
+        super().__init__()
+
+    def __str__(self) -> str:  # English, for a log or a library caller; never on the answering path
+        return "; ".join(f"{'/'.join(map(str, p.path))}: {p.message}" for p in self.problems)
 
     def at(self, *prefix: PathPart) -> InvalidInputError:
         """The same problems, with ``prefix`` put in front of every path (for nested requests)."""
-        return type(self)([InputProblem(prefix + p.path, p.message, p.code, p.params) for p in self.problems])
+        return type(self)([InputProblem(prefix + p.path, p.code, p.params, p.domain) for p in self.problems])
 
 
 class CardNotationError(InvalidInputError):
@@ -58,13 +71,27 @@ class CardNotationError(InvalidInputError):
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """A rule broken by well-formed input: a stable ``code``, English text and the cards involved."""
+    """A rule broken by well-formed input: a stable ``code``, the ``params`` of its text in the catalog's
+    ``domain``, and the cards involved."""
 
     code: str
-    message: str
+    domain: str
     cards: tuple[Card, ...] = field(default=())
     index: int | None = None  # the action's index, for whole-record validation
-    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def message(self) -> str:
+        """The English text (the HTTP layer renders the key in the client's language instead)."""
+        return messages.render(self.domain, self.code, self.params)
+
+    @property
+    def text(self) -> messages.Message:
+        return messages.Message(self.domain, self.code, self.params)
+
+    def as_problem(self, *path: PathPart) -> InputProblem:
+        """The same text as a reason input is impossible, at ``path``."""
+        return InputProblem(path, self.code, self.params, self.domain)
 
 
 QUOTED_MAX = 24  # characters of a client's text kept in a message
@@ -80,12 +107,10 @@ def quoted(value: Any) -> str:
 
 
 def problem(domain: str, path: Path, code: str, **params: Any) -> InputProblem:
-    """An ``InputProblem`` whose English message is the catalog's text of ``code`` in ``domain``."""
-    code = str(code)  # a StrEnum member answers as its plain value
-    return InputProblem(path, messages.render(domain, code, params), code, params)
+    """An ``InputProblem``: the catalog's text of ``code`` in ``domain`` with ``params``."""
+    return InputProblem(path, str(code), params, domain)  # str: a StrEnum member answers as its plain value
 
 
 def violation(domain: str, code: str, cards: tuple[Card, ...] = (), index: int | None = None, **params: Any) -> Violation:
-    """A ``Violation`` whose English message is the catalog's text of ``code`` in ``domain``."""
-    code = str(code)
-    return Violation(code, messages.render(domain, code, params), cards, index, params)
+    """A ``Violation``: the catalog's text of ``code`` in ``domain`` with ``params``."""
+    return Violation(str(code), domain, cards, index, params)

@@ -4,10 +4,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from service.rules.cards import Card
+from service.rules.messages import Message
 
 
 class HandValue(NamedTuple):
-    """A hand's category, its human label, its strength and its cards in order of significance.
+    """A hand's category, its label, its strength and its cards in order of significance.
+
+    ``label`` is a key of the game's catalog (``messages.Message``), rendered at the edge in the client's
+    language; ``str(hand.label)`` is the English text.
 
     ``strength`` compares lexicographically across every hand of one game and row/dun size, its first
     number being the category's rung on the ladder; a shorter strength that is a prefix of a longer one
@@ -19,7 +23,7 @@ class HandValue(NamedTuple):
     """
 
     category: str
-    label: str
+    label: Message
     strength: tuple[int, ...]
     cards: tuple[Card, ...]
     resolved: tuple[Card, ...] | None = None

@@ -82,9 +82,9 @@ RUNG = {
     Category.REAL_FIVE: 13,
 }  # fmt: skip
 
-LABELS = {c: messages.text(DOMAIN, f"label.{c.value}") for c in Category}
-"""English labels (the catalog's; the HTTP layer renders them in the client's language)."""
-TWO_PAIR_FLUSH_LABEL = messages.text(DOMAIN, "label.pair_flush/two_pairs")
+LABELS = {c: messages.label(DOMAIN, c.value) for c in Category}
+"""Each category's label: its catalog key (the HTTP layer renders it in the client's language)."""
+TWO_PAIR_FLUSH_LABEL = messages.label(DOMAIN, "pair_flush/two_pairs")
 
 
 class ArrangementViolation(StrEnum):
@@ -179,7 +179,7 @@ def _stand_ins(rank: int, need: int, held: Counter[Card]) -> list[Card]:
     return chosen
 
 
-def _hand(category: Category, tiebreak: Sequence[int], groups: Sequence[Group], label: str | None = None) -> HandValue:
+def _hand(category: Category, tiebreak: Sequence[int], groups: Sequence[Group], label: messages.Message | None = None) -> HandValue:
     """The HandValue: strength is the category's rung then ``tiebreak``; jokers sit where they count."""
     cards: list[Card] = []
     resolved: list[Card] = []
@@ -553,7 +553,7 @@ def score_round(players: Sequence[Arrangement]) -> RoundScore:
         raise InvalidInputError(problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players)))
     checked = [_check(arrangement) for arrangement in players]
     problems = [
-        InputProblem(("players", seat, *path), v.message, v.code, v.params)
+        v.as_problem("players", seat, *path)
         for seat, (found, _) in enumerate(checked)
         for path, v in found
     ]

@@ -1,14 +1,16 @@
-"""Every human text the service answers: English (``en``), Traditional Chinese (``zh-TW``) and Simplified
-Chinese (``zh-CN``).
+"""Every human text of the rules core: English (``en``), Traditional Chinese (``zh-TW``) and Simplified
+Chinese (``zh-CN``), and the one engine that renders a catalog's texts (the HTTP layer's own catalog,
+``service/api/texts.py``, is another ``Catalog``).
 
-Pure data and formatting, no web imports: the rules core builds each ``Violation``/``InputProblem`` with a
-machine ``code`` and named ``params`` and keeps ``message`` = the English rendering (so the core stays a
-usable library); the HTTP layer renders the same entry in the language the client negotiated.
+Pure data and formatting, no web imports. Texts travel as keys: the rules core builds each ``Violation``,
+``InputProblem``, hand label and Big Two factor with its catalog ``domain``, a machine ``code`` and named
+``params`` (a ``Message``), and the HTTP layer renders that key once, in the language the client
+negotiated (``service/api/i18n.py``). ``message`` on those objects renders the English text on demand, so
+the core stays a usable library; nothing on the answering path calls it.
 
-The catalog is ``CATALOG[domain][key]``. Domains: one per game (``ofc-pineapple``, ``joker-thirteen``,
-``big-two``, the API's game ids), ``cards`` (card notation and "a card twice", shared by the games; a game's
-look-ups fall back to it), ``http`` (problem titles and details, the games list), ``schema`` (marshmallow's
-own messages) and ``json`` (Python's JSON decoder messages). Keys:
+The catalog is ``CATALOG[domain][key][language]``. Domains: one per game (``ofc-pineapple``,
+``joker-thirteen``, ``big-two``, the API's game ids), ``cards`` (card notation and "a card twice", shared by
+the games; a game's look-ups fall back to it) and ``games`` (the games list: decks and rule sets). Keys:
 
 * ``code``: a violation or input-problem code, exactly as answered;
 * ``code/case``: one of several texts of one code, chosen by the ``case`` parameter (an ICU-style select:
@@ -19,17 +21,19 @@ own messages) and ``json`` (Python's JSON decoder messages). Keys:
 
 Templates use ``{name}`` placeholders; ``{name:label}``, ``{name:term}`` and ``{name:reason}`` render a code
 (or a list of codes) through the domain's ``label.``/``term.``/``reason.`` entries in the same language,
-``{name:messages}`` renders a list of ``(code, params)`` pairs (nested violations), ``{name:json}`` a JSON
-decoder message. Some English templates show a code raw where the Chinese one names it
-(``the {row} row`` / ``{row:term}``): the English wording is the service's established text.
+``{name:messages}`` renders a list of ``(code, params)`` pairs (nested violations) and ``{name:<domain>}``
+renders a ``(key, params)`` pair of another domain of the same catalog (``{message:json}``, a JSON decoder
+message). Some English templates show a code raw where the Chinese one names it (``the {row} row`` /
+``{row:term}``): the English wording is the service's established text.
 
-Languages are keyed by tag. English and Traditional Chinese are written here, side by side, as ``Text(en,
-zh_tw)`` (the rule books are Traditional). Every other language is an addition: a data file beside this
-module, ``messages.<tag>.json``, keyed by domain and key (``ADDED``). ``messages.zh-CN.json`` is generated
-from the zh-TW templates by ``scripts/build-zh-cn`` (``make zh-cn``: OpenCC's Taiwan-to-mainland conversion,
-then the reviewed term table ``scripts/zh-cn-terms.toml``), so a new entry here needs no Simplified Chinese by
-hand; the tests fail, saying to run ``make zh-cn``, while an entry lacks it. At run time a missing added text
-falls back to ``FALLBACK_LANGUAGE`` (zh-CN to zh-TW), never to an error.
+Each entry is keyed by language tag (``{"en": ..., "zh-TW": ...}``; ``T(en, zh_tw)`` writes the two
+languages written by hand, side by side, since the rule books are Traditional). Every other language is an
+addition: a data file beside the catalog's module, ``<name>.<tag>.json``, keyed by domain and key, merged into
+the entries when the catalog is built. ``messages.zh-CN.json`` is generated from the zh-TW templates by
+``scripts/build-zh-cn`` (``make zh-cn``: OpenCC's Taiwan-to-mainland conversion, then the reviewed term
+table ``scripts/zh-cn-terms.toml``), so a new entry here needs no Simplified Chinese by hand; the tests fail,
+saying to run ``make zh-cn``, while an entry lacks it. At run time a missing added text falls back to
+``FALLBACK_LANGUAGE`` (zh-CN to zh-TW), never to an error.
 
 The Chinese words are each rule book's own: OFC 頭道/中道/尾道, 爆牌, 獎分, 范特西; Joker Thirteen
 頭墩/中墩/尾墩, 相公, 正五枚, 鬼五枚, 對子同花, 鬼三條, 烏龍; Big Two 單張/對子/順子/葫蘆/鐵支/同花順,
@@ -38,11 +42,10 @@ The Chinese words are each rule book's own: OFC 頭道/中道/尾道, 爆牌, �
 from __future__ import annotations
 
 import json
-import re
 import string
-from collections.abc import Iterable, Mapping
-from functools import cache
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 EN = "en"
@@ -51,32 +54,27 @@ ZH_CN = "zh-CN"
 LANGUAGES = (EN, ZH_TW, ZH_CN)
 """Every language the service answers in; the first is the default, and on a tie in negotiation the earlier wins."""
 DEFAULT_LANGUAGE = EN
+WRITTEN = (EN, ZH_TW)
+"""The languages written by hand in the catalogs' modules; every other one is a data file (``ADDED``)."""
+ADDED = tuple(language for language in LANGUAGES if language not in WRITTEN)
 FALLBACK_LANGUAGE = {ZH_CN: ZH_TW}
 """Where an added language's look-up goes when its data file lacks an entry (a test keeps that from happening)."""
 
 CASE = "case"  # the parameter that selects among a code's texts; never shown
+NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
+
+Entry = dict[str, str]
+"""One text: language tag -> template."""
 
 
-class Text(NamedTuple):
-    """One entry: the English and the Traditional Chinese template (other languages: ``ADDED``)."""
+def T(en: str, zh_tw: str) -> Entry:
+    """An entry in the two languages written by hand (added languages join it from their data files)."""
+    return {EN: en, ZH_TW: zh_tw}
 
-    en: str
-    zh_tw: str
-
-    def in_(self, language: str) -> str:
-        """The template in ``en`` or ``zh-TW``; the entry alone cannot say an added language's (``text`` can)."""
-        if language == ZH_TW:
-            return self.zh_tw
-        if language == EN:
-            return self.en
-        raise KeyError(f"{language!r} is not written in the Text pairs: use messages.text()")
-
-
-T = Text
 
 # --- shared by the games: card notation and "a card twice" --------------------------------------------
 
-CARDS: dict[str, Text] = {
+CARDS: dict[str, Entry] = {
     "not_a_card": T(
         "{text} is not a card: use rank 2-9/T/J/Q/K/A then suit c/d/h/s, e.g. 'As'",
         "{text} 不是一張牌：請寫點數 2-9/T/J/Q/K/A 再寫花色 c/d/h/s，例如 'As'",
@@ -94,7 +92,7 @@ CARDS: dict[str, Text] = {
 
 # --- Pineapple OFC (大菠蘿) --------------------------------------------------------------------------
 
-OFC: dict[str, Text] = {
+OFC: dict[str, Entry] = {
     # hand values (the 3-card top row only knows high card, pair and trips)
     "label.high_card": T("High card", "高牌"),
     "label.pair": T("Pair", "一對"),
@@ -224,7 +222,7 @@ OFC: dict[str, Text] = {
 
 # --- Joker Thirteen (鬼牌十三支加一色) ---------------------------------------------------------------
 
-JOKER_THIRTEEN: dict[str, Text] = {
+JOKER_THIRTEEN: dict[str, Entry] = {
     "label.real_five": T("Five of a kind (real cards)", "正五枚"),
     "label.joker_five": T("Five of a kind with jokers", "鬼五枚"),
     "label.straight_flush": T("Straight flush", "同花順"),
@@ -277,7 +275,7 @@ JOKER_THIRTEEN: dict[str, Text] = {
 
 # --- Taiwanese Big Two (台灣大老二) ------------------------------------------------------------------
 
-BIG_TWO: dict[str, Text] = {
+BIG_TWO: dict[str, Entry] = {
     "label.single": T("Single", "單張"),
     "label.pair": T("Pair", "對子"),
     "label.straight": T("Straight", "順子"),
@@ -418,167 +416,9 @@ BIG_TWO: dict[str, Text] = {
     ),
 }
 
-# --- the HTTP layer: problem titles and details, the games list --------------------------------------
+# --- the games list (GET /v1/games): each deck and each rule set, in each source's own words --------------
 
-HTTP: dict[str, Text] = {
-    "title.400": T("Malformed JSON", "JSON 格式錯誤"),
-    "title.404": T("Not found", "找不到"),
-    "title.405": T("Method not allowed", "不允許的方法"),
-    "title.413": T("Request body too large", "請求內容太大"),
-    "title.415": T("Unsupported media type", "不支援的媒體類型"),
-    "title.422": T("Invalid input", "輸入無效"),
-    "title.500": T("Internal error", "內部錯誤"),
-    "title.other": T("Error", "錯誤"),
-    "detail.not_json": T(
-        "Send the request body as JSON with Content-Type: application/json.",
-        "請以 JSON 傳送請求內容，並帶上 Content-Type: application/json。",
-    ),
-    "detail.malformed_json/decode": T(
-        "The body is not valid JSON: {message:json}: line {line} column {column} (char {char})",
-        "請求內容不是有效的 JSON：{message:json}，在第 {line} 行第 {column} 欄（字元位置 {char}）",
-    ),
-    "detail.charset": T(
-        "Send the JSON body as UTF-8: application/json takes no other charset.",
-        "請以 UTF-8 傳送 JSON 請求內容：application/json 不接受其他字元集。",
-    ),
-    "detail.not_utf8": T(
-        "The body is not UTF-8 JSON text (RFC 8259, section 8.1): no other encoding, no byte order mark.",
-        "請求內容不是 UTF-8 的 JSON 文字（RFC 8259 第 8.1 節）：不接受其他編碼，也不接受位元組順序標記。",
-    ),
-    "detail.duplicate_key": T(
-        "The body is not valid JSON for this service: the key {key} appears twice in one object.",
-        "請求內容不是本服務接受的 JSON：同一個物件裡鍵 {key} 出現兩次。",
-    ),
-    "detail.not_a_number": T(
-        "The body is not valid JSON: {constant} is not a JSON number.",
-        "請求內容不是有效的 JSON：{constant} 不是 JSON 的數字。",
-    ),
-    "detail.number_too_long": T(
-        "The body is not valid JSON for this service: a number has more than 4,300 digits.",
-        "請求內容不是本服務接受的 JSON：有一個數字超過 4,300 位。",
-    ),
-    "detail.malformed_json/other": T("The body is not valid JSON: {error}", "請求內容不是有效的 JSON：{error}"),
-    "detail.chunked_unreadable": T(
-        "The chunked request body could not be read to its end.",
-        "分塊傳送的請求內容無法完整讀取。",
-    ),
-    "detail.too_deep": T(
-        "The body nests arrays and objects deeper than {depth} levels, which no request of this service needs.",
-        "請求內容的陣列與物件巢狀超過 {depth} 層，本服務沒有任何請求需要這麼深。",
-    ),
-    "detail.schema": T("The request does not match the schema: {errors}", "請求內容不符合結構定義：{errors}"),
-    "detail.impossible": T("The request cannot be computed: {errors}", "請求內容無法計算：{errors}"),
-    "detail.error": T("{pointer}: {message}", "{pointer}：{message}"),
-    "detail.error_root": T('"" (the body): {message}', '""（整個請求內容）：{message}'),
-    "detail.truncated": T(
-        "{count} problems; the first {listed} are listed. ",
-        "共 {count} 個問題，只列出前 {listed} 個。",
-    ),
-    "detail.too_large_bytes": T(
-        "The request body is larger than the limit of {limit} bytes.",
-        "請求內容超過上限 {limit} 位元組。",
-    ),
-    "detail.no_such_path": T(
-        "There is no operation at {path}. GET /v1/games lists the games and their base paths; every operation is in /openapi.json.",
-        "{path} 沒有任何操作。GET /v1/games 列出各個遊戲與其基本路徑；所有操作都在 /openapi.json。",
-    ),
-    "detail.trailing_slash": T(
-        "There is no operation at {path}: paths have no trailing slash; use {bare}.",
-        "{path} 沒有任何操作：路徑結尾不加斜線，請用 {bare}。",
-    ),
-    "detail.internal": T(
-        "The service failed to answer this request; it has been logged.",
-        "服務無法回答這個請求；這個錯誤已經記錄下來。",
-    ),
-    # werkzeug's own descriptions of the failures it raises outside our routes
-    "detail.bad_request": T(
-        "The browser (or proxy) sent a request that this server could not understand.",
-        "瀏覽器（或代理伺服器）送來的請求，伺服器無法理解。",
-    ),
-    "detail.not_found": T(
-        "The requested URL was not found on the server. If you entered the URL manually please check your"
-        " spelling and try again.",
-        "伺服器上找不到這個網址。如果網址是手動輸入的，請檢查拼字後再試一次。",
-    ),
-    "detail.method_not_allowed": T(
-        "The method is not allowed for the requested URL.",
-        "這個網址不接受這個 HTTP 方法。",
-    ),
-    "detail.too_large": T(
-        "The data value transmitted exceeds the capacity limit.",
-        "傳送的資料超過服務接受的大小上限。",
-    ),
-    # what each problem type means (docs/errors.md); gunicorn's own refusals included
-    "problem.malformed-json": T(
-        "The body is not valid JSON, or a chunked body could not be read to its end.",
-        "請求內容不是有效的 JSON，或分塊傳送的內容無法完整讀取。",
-    ),
-    "problem.not-found": T(
-        "No operation at this path (paths have no trailing slash); GET /v1/games lists the games.",
-        "這個路徑沒有任何操作（路徑結尾不加斜線）；GET /v1/games 列出各個遊戲。",
-    ),
-    "problem.method-not-allowed": T(
-        "The path exists, not with this method; the Allow header names its methods.",
-        "路徑存在，但不接受這個 HTTP 方法；Allow 標頭列出可用的方法。",
-    ),
-    "problem.body-too-large": T(
-        "The body is larger than the limit, which the detail gives in bytes; the connection closes.",
-        "請求內容超過上限（detail 以位元組說明上限）；連線會關閉。",
-    ),
-    "problem.unsupported-media-type": T(
-        "The body is not sent as Content-Type: application/json.",
-        "請求內容不是以 Content-Type: application/json 傳送。",
-    ),
-    "problem.invalid-input": T(
-        "The body does not match the operation's schema or cannot be computed; errors locates each cause, with its code.",
-        "請求內容不符合操作的結構定義，或無法計算；errors 指出每個原因與其代碼。",
-    ),
-    "problem.internal-error": T(
-        "A fault of the service, logged with the request ID; never the client's.",
-        "服務本身的錯誤，已連同請求 ID 記錄；不是用戶端的問題。",
-    ),
-    "problem.malformed-request": T(
-        "The HTTP request itself is malformed (refused by the server before the application).",
-        "HTTP 請求本身格式錯誤（在進入應用程式之前就被伺服器拒絕）。",
-    ),
-    "problem.forbidden": T("The server refuses this request.", "伺服器拒絕這個請求。"),
-    "problem.request-timeout": T(
-        "The request's head or body did not arrive in time; the connection closes.",
-        "請求的標頭或內容沒有及時送達；連線會關閉。",
-    ),
-    "problem.request-line-too-long": T(
-        "The request line (method, path, version) is longer than the server accepts.",
-        "請求行（方法、路徑、版本）超過伺服器接受的長度。",
-    ),
-    "problem.expectation-failed": T("The Expect header cannot be met.", "無法滿足 Expect 標頭的要求。"),
-    "problem.headers-too-large": T(
-        "Too many header fields, or one too long.",
-        "標頭欄位太多，或其中一個太長。",
-    ),
-    "problem.not-implemented": T(
-        "The request uses an HTTP feature the server does not implement (such as a transfer coding).",
-        "請求使用了伺服器沒有實作的 HTTP 功能（例如某種傳輸編碼）。",
-    ),
-    "problem.overloaded": T(
-        "The server is too busy to answer in time; retry after Retry-After seconds.",
-        "伺服器太忙，無法及時回答；請在 Retry-After 秒後重試。",
-    ),
-    # what each request-schema error code means (docs/errors.md)
-    "error.unknown_field": T("A field the schema does not have.", "結構定義中沒有這個欄位。"),
-    "error.required": T("A required field is missing.", "缺少必填欄位。"),
-    "error.null": T("null where a value is needed.", "這裡需要一個值，不能是 null。"),
-    "error.wrong_type": T(
-        "A value of the wrong JSON type (a string for a number, an object for a list; at the pointer \"\", a body that is not an object).",
-        "JSON 型別錯誤（該是數字卻是字串、該是陣列卻是物件；指標為 \"\" 時：請求內容不是物件）。",
-    ),
-    "error.wrong_length": T("A list with more or fewer items than the schema allows.", "陣列的項目數超出結構定義允許的範圍。"),
-    "error.not_one_of": T("A value that is not one of the allowed values.", "值不是允許的選項之一。"),
-    "error.out_of_range": T("A number outside its allowed range.", "數字超出允許的範圍。"),
-    "error.invalid_value": T("A value the schema refuses.", "結構定義不接受這個值。"),
-    "error.too_deep": T(
-        "The body nests arrays and objects deeper than 32 levels.",
-        "請求內容的陣列與物件巢狀超過 32 層。",
-    ),
+GAMES: dict[str, Entry] = {
     "games.ofc-pineapple.deck": T("one standard 52-card deck", "一副 52 張撲克牌，沒有鬼牌"),
     "games.ofc-classic.deck": T("one standard 52-card deck", "一副 52 張撲克牌，沒有鬼牌"),
     # each rule set of GET /v1/games, in each source's own words (大菠蘿 房規, the public page, 明牌十三張)
@@ -614,104 +454,12 @@ HTTP: dict[str, Text] = {
     "games.big-two.deck": T("one standard 52-card deck", "一副 52 張撲克牌，不含鬼牌"),
 }
 
-# --- marshmallow's own messages (request schema errors), matched by their English text ---------------
-
-SCHEMA: dict[str, Text] = {
-    "unknown": T("Unknown field.", "未知的欄位"),
-    "type": T("Invalid input type.", "輸入的型別無效"),
-    "root_type": T("Must be a JSON object.", "必須是 JSON 物件"),
-    "required": T("Missing data for required field.", "缺少必填欄位"),
-    "null": T("Field may not be null.", "這個欄位不能是 null"),
-    "validator_failed": T("Invalid value.", "值無效"),
-    "string.invalid": T("Not a valid string.", "不是有效的字串"),
-    "string.invalid_utf8": T("Not a valid utf-8 string.", "不是有效的 UTF-8 字串"),
-    "integer.invalid": T("Not a valid integer.", "不是有效的整數"),
-    "number.invalid": T("Not a valid number.", "不是有效的數字"),
-    "number.too_large": T("Number too large.", "數字太大"),
-    "boolean.invalid": T("Not a valid boolean.", "不是有效的布林值（true 或 false）"),
-    "list.invalid": T("Not a valid list.", "不是有效的陣列"),
-    "nested.type": T("Invalid type.", "型別無效"),
-    "length.equal": T("Length must be {equal}.", "長度必須是 {equal}"),
-    "length.between": T("Length must be between {min} and {max}.", "長度必須介於 {min} 到 {max} 之間"),
-    "length.min": T("Shorter than minimum length {min}.", "長度少於最小長度 {min}"),
-    "length.max": T("Longer than maximum length {max}.", "長度超過最大長度 {max}"),
-    "one_of": T("Must be one of: {choices}.", "必須是下列之一：{choices}"),
-    "range.between": T(
-        "Must be greater than or equal to {min} and less than or equal to {max}.",
-        "必須大於或等於 {min}，且小於或等於 {max}",
-    ),
-    "range.min": T("Must be greater than or equal to {min}.", "必須大於或等於 {min}"),
-    "range.max": T("Must be less than or equal to {max}.", "必須小於或等於 {max}"),
-}
-
-# --- Python's JSON decoder messages (inside a 400's detail), matched by their English text -----------
-
-JSON: dict[str, Text] = {
-    "expecting_value": T("Expecting value", "這裡應該要有一個值"),
-    "expecting_property_name": T(
-        "Expecting property name enclosed in double quotes",
-        "這裡應該要有用雙引號括起來的屬性名稱",
-    ),
-    "expecting_colon": T("Expecting ':' delimiter", "這裡應該要有 ':'"),
-    "expecting_comma": T("Expecting ',' delimiter", "這裡應該要有 ','"),
-    "extra_data": T("Extra data", "JSON 結束後還有多餘的資料"),
-    "unterminated_string": T("Unterminated string starting at", "字串沒有結尾，字串開頭在"),
-    "invalid_control_character": T("Invalid control character at", "無效的控制字元，位置在"),
-    "invalid_control_character_named": T("Invalid control character {char} at", "無效的控制字元 {char}，位置在"),
-    "invalid_escape": T("Invalid \\escape", "無效的跳脫字元 \\"),
-    "invalid_escape_named": T("Invalid \\escape: {char}", "無效的跳脫字元：{char}"),
-    "invalid_unicode_escape": T("Invalid \\uXXXX escape", "無效的 \\uXXXX 跳脫字元"),
-}
-
-CATALOG: dict[str, dict[str, Text]] = {
-    "cards": CARDS,
-    "ofc-pineapple": OFC,
-    "joker-thirteen": JOKER_THIRTEEN,
-    "big-two": BIG_TWO,
-    "http": HTTP,
-    "schema": SCHEMA,
-    "json": JSON,
-}
-SHARED_DOMAINS = ("cards", "http", "schema", "json")
-GAME_DOMAINS = tuple(domain for domain in CATALOG if domain not in SHARED_DOMAINS)
-"""The games' own texts (a game of the registry, service/rules/games.py, names its domain)."""
-FALLBACK = dict.fromkeys(GAME_DOMAINS, ("cards",))
-"""Where a domain's look-up continues when the domain has no such key."""
-PATTERN_DOMAINS = ("schema", "json", "http")
-"""Domains whose texts also arrive as plain English strings (from marshmallow, the JSON decoder, werkzeug,
-other modules of the HTTP layer) and are recognised by ``match``."""
-
 LIST_SEPARATOR = {EN: ", ", ZH_TW: "、", ZH_CN: "、"}
 MESSAGE_SEPARATOR = {EN: "; ", ZH_TW: "；", ZH_CN: "；"}
 REFERENCES = ("label", "term", "reason")
 
 
-# --- added languages: data files keyed by language tag, domain and key ---------------------------------
-
-ADDED_DIR = Path(__file__).resolve().parent
-
-
-def added_path(language: str) -> Path:
-    """The data file of an added language: ``messages.<tag>.json`` beside this module."""
-    return ADDED_DIR / f"messages.{language}.json"
-
-
-def load_added(language: str) -> dict[str, dict[str, str]]:
-    """An added language's templates, ``{domain: {key: template}}``. The file keeps, per entry, the zh-TW
-    template it was made from (``scripts/build-zh-cn`` and the tests read that); the service reads only the
-    language's own text. No file (before its first ``make zh-cn``): no texts, so every one falls back."""
-    path = added_path(language)
-    if not path.exists():
-        return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {domain: {key: entry[language] for key, entry in texts.items()} for domain, texts in data["texts"].items()}
-
-
-ADDED: dict[str, dict[str, dict[str, str]]] = {language: load_added(language) for language in FALLBACK_LANGUAGE}
-"""Languages that are data, not ``Text`` fields: language -> domain -> key -> template."""
-
-
-# --- rendering ---------------------------------------------------------------------------------------
+# --- the engine: a catalog of entries keyed by domain, key and language tag ----------------------------
 
 
 def message_key(code: str, params: Mapping[str, Any] | None = None) -> str:
@@ -720,119 +468,169 @@ def message_key(code: str, params: Mapping[str, Any] | None = None) -> str:
     return code if case is None else f"{code}/{case}"
 
 
-def lookup(domain: str, key: str) -> Text | None:
-    """The entry for ``key`` in ``domain`` or in the domains it falls back to; None when there is none."""
-    for name in (domain, *FALLBACK.get(domain, ())):
-        entry = CATALOG.get(name, {}).get(key)
-        if entry is not None:
-            return entry
-    return None
+def placeholders(template: str) -> set[str]:
+    """The parameter names a template uses (without their ``:label``-style formats)."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def text(domain: str, key: str, language: str = EN) -> str:
-    """The bare template of an entry (``KeyError`` when there is none): for fixed texts like labels."""
-    for name in (domain, *FALLBACK.get(domain, ())):
-        entry = CATALOG.get(name, {}).get(key)
-        if entry is not None:
-            return _template(name, key, entry, language)
-    raise KeyError(f"no text {key!r} in {domain!r}")
+def load_added(path: Path, language: str) -> dict[str, dict[str, str]]:
+    """An added language's templates from its data file, ``{domain: {key: template}}``. The file keeps, per
+    entry, the zh-TW template it was made from (``scripts/build-zh-cn`` and the tests read that); the service
+    reads only the language's own text. No file (before its first ``make zh-cn``): no texts, so every one
+    falls back."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {domain: {key: entry[language] for key, entry in texts.items()} for domain, texts in data["texts"].items()}
 
 
-def _template(domain: str, key: str, entry: Text, language: str) -> str:
-    if language in (EN, ZH_TW):
-        return entry.in_(language)
-    added = ADDED[language].get(domain, {}).get(key)
-    return added if added is not None else _template(domain, key, entry, FALLBACK_LANGUAGE[language])
+CATALOGS: dict[str, Catalog] = {}
+"""Every catalog built, by each of its domains (a domain belongs to one catalog): where a ``Message`` is rendered."""
+
+
+class Catalog(Mapping[str, dict[str, Entry]]):
+    """Texts by domain, key and language tag, and their rendering. ``fallback`` names, per domain, the
+    domains its look-ups continue in; ``stem`` is the path of the added languages' data files without
+    ``.<tag>.json`` (``service/rules/messages`` -> ``messages.zh-CN.json``)."""
+
+    def __init__(self, domains: Mapping[str, dict[str, Entry]], stem: Path, fallback: Mapping[str, tuple[str, ...]] | None = None):
+        self.domains = dict(domains)
+        for domain in self.domains:
+            if CATALOGS.setdefault(domain, self) is not self:
+                raise ValueError(f"the domain {domain!r} is already another catalog's")
+        self.stem = stem
+        self.fallback = dict(fallback or {})
+        for language in ADDED:
+            for domain, texts in load_added(self.added_path(language), language).items():
+                for key, template in texts.items():
+                    entry = self.domains.get(domain, {}).get(key)
+                    if entry is not None:
+                        entry[language] = template
+
+    __eq__ = object.__eq__  # one catalog is itself, not its contents (so it can key a dict)
+    __hash__ = object.__hash__
+
+    # a read-only mapping of domain -> {key: entry}
+    def __getitem__(self, domain: str) -> dict[str, Entry]:
+        return self.domains[domain]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.domains)
+
+    def __len__(self) -> int:
+        return len(self.domains)
+
+    def added_path(self, language: str) -> Path:
+        """The data file of an added language: ``<stem>.<tag>.json``."""
+        return self.stem.with_name(f"{self.stem.name}.{language}.json")
+
+    def entries(self) -> Iterator[tuple[str, str, Entry]]:
+        """(domain, key, entry) of every entry, in catalog order."""
+        for domain, texts in self.domains.items():
+            for key, entry in texts.items():
+                yield domain, key, entry
+
+    def lookup(self, domain: str, key: str) -> tuple[str, Entry] | None:
+        """(domain, entry) of ``key`` in ``domain`` or in the domains it falls back to; None when there is none."""
+        for name in (domain, *self.fallback.get(domain, ())):
+            entry = self.domains.get(name, {}).get(key)
+            if entry is not None:
+                return name, entry
+        return None
+
+    def text(self, domain: str, key: str, language: str = EN) -> str:
+        """The bare template of an entry (``KeyError`` when there is none): for fixed texts like labels."""
+        found = self.lookup(domain, key)
+        if found is None:
+            raise KeyError(f"no text {key!r} in {domain!r}")
+        entry = found[1]
+        template = entry.get(language)
+        while template is None:
+            language = FALLBACK_LANGUAGE[language]
+            template = entry.get(language)
+        return template
+
+    def render(self, domain: str, code: str, params: Mapping[str, Any] | None = None, language: str = EN) -> str:
+        """The text of ``code`` (with its ``case``) and ``params`` in ``language``.
+
+        ``KeyError`` when the catalog has no such text: every code the cores emit has one (tests/test_i18n.py).
+        """
+        params = params or NO_PARAMS
+        template = self.text(domain, message_key(code, params), language)
+        return _Formatter(self, domain, language).vformat(template, (), params)
 
 
 class _Formatter(string.Formatter):
-    def __init__(self, domain: str, language: str):
+    def __init__(self, catalog: Catalog, domain: str, language: str):
         super().__init__()
+        self.catalog = catalog
         self.domain = domain
         self.language = language
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec in REFERENCES:
             items = value if isinstance(value, (list, tuple)) else (value,)
-            return LIST_SEPARATOR[self.language].join(text(self.domain, f"{format_spec}.{v}", self.language) for v in items)
+            return LIST_SEPARATOR[self.language].join(self.catalog.text(self.domain, f"{format_spec}.{v}", self.language) for v in items)
         if format_spec == "messages":
             return MESSAGE_SEPARATOR[self.language].join(
-                render(self.domain, code, params, self.language) for code, params in value
+                self.catalog.render(self.domain, code, params, self.language) for code, params in value
             )
-        if format_spec == "json":
-            return translate(str(value), self.language, domains=("json",))
+        if format_spec in self.catalog.domains:  # a (key, params) pair of another domain
+            key, params = value
+            return self.catalog.render(format_spec, key, params, self.language)
         if isinstance(value, (list, tuple)):
             return LIST_SEPARATOR[self.language].join(str(v) for v in value)
         return format(value, format_spec)
 
 
+class Message(NamedTuple):
+    """A text as it travels from where it arises to the edge that renders it: its catalog ``domain``, its
+    ``code`` (with ``params[case]``, the catalog key) and its ``params``. ``str()`` is the English text."""
+
+    domain: str
+    code: str
+    params: Mapping[str, Any] | None = None  # None, not {}: a label without parameters stays hashable
+
+    def render(self, language: str = EN) -> str:
+        return CATALOGS[self.domain].render(self.domain, self.code, self.params, language)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+# --- the rules core's catalog ---------------------------------------------------------------------------
+
+GAME_DOMAINS = ("ofc-pineapple", "joker-thirteen", "big-two")
+"""The games' own texts (a game of the registry, service/rules/games.py, names its domain)."""
+CATALOG = Catalog(
+    {"cards": CARDS, "ofc-pineapple": OFC, "joker-thirteen": JOKER_THIRTEEN, "big-two": BIG_TWO, "games": GAMES},
+    Path(__file__).resolve().with_suffix(""),
+    fallback=dict.fromkeys(GAME_DOMAINS, ("cards",)),
+)
+FALLBACK = CATALOG.fallback
+"""Where a domain's look-up continues when the domain has no such key."""
+
+
+def added_path(language: str) -> Path:
+    """The rules catalog's data file of an added language: ``messages.<tag>.json`` beside this module."""
+    return CATALOG.added_path(language)
+
+
+def lookup(domain: str, key: str) -> Entry | None:
+    found = CATALOG.lookup(domain, key)
+    return None if found is None else found[1]
+
+
+def text(domain: str, key: str, language: str = EN) -> str:
+    """The bare template of a rules-core entry (``KeyError`` when there is none)."""
+    return CATALOG.text(domain, key, language)
+
+
 def render(domain: str, code: str, params: Mapping[str, Any] | None = None, language: str = EN) -> str:
-    """The text of ``code`` (with its ``case``) and ``params`` in ``language``.
-
-    ``KeyError`` when the catalog has no such text: every code the cores emit has one (tests/test_i18n.py).
-    """
-    params = params or {}
-    template = text(domain, message_key(code, params), language)
-    return _Formatter(domain, language).vformat(template, (), params)
+    """A rules-core text of ``code`` with ``params`` in ``language`` (``Catalog.render``)."""
+    return CATALOG.render(domain, code, params, language)
 
 
-def placeholders(template: str) -> set[str]:
-    """The parameter names a template uses (without their ``:label``-style formats)."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
-# --- recognising English texts that arrive as plain strings -----------------------------------------
-
-
-def _pattern(template: str) -> re.Pattern[str]:
-    parts = []
-    for literal, name, _, _ in string.Formatter().parse(template):
-        parts.append(re.escape(literal))
-        if name:
-            parts.append(f"(?P<{name}>.+?)")
-    return re.compile("".join(parts), re.DOTALL)
-
-
-MIN_LITERAL = 6
-"""A template with less fixed text than this (``{pointer}: {message}``) would match almost any string: it is
-never used to recognise one."""
-
-
-@cache
-def _patterns(domains: tuple[str, ...]) -> list[tuple[re.Pattern[str], str, str]]:
-    """(pattern of the English template, domain, key), longest literal text first: "Length must be {equal}."
-    must not swallow "Length must be between {min} and {max}."."""
-    found = []
-    for domain in domains:
-        for key, entry in CATALOG[domain].items():
-            literal = "".join(part for part, _, _, _ in string.Formatter().parse(entry.en))
-            if len(literal) >= MIN_LITERAL:
-                found.append((len(literal), _pattern(entry.en), domain, key))
-    found.sort(key=lambda item: -item[0])
-    return [(pattern, domain, key) for _, pattern, domain, key in found]
-
-
-def match(english: str, domains: Iterable[str] = PATTERN_DOMAINS) -> tuple[str, str, dict[str, str]] | None:
-    """(domain, key, params) of the entry whose English template ``english`` is, or None."""
-    for pattern, domain, key in _patterns(tuple(domains)):
-        found = pattern.fullmatch(english)
-        if found:
-            return domain, key, found.groupdict()
-    return None
-
-
-def translate(english: str, language: str, domains: Iterable[str] = PATTERN_DOMAINS) -> str:
-    """``english`` in ``language`` when it is one of the catalog's English texts, else unchanged."""
-    if language == EN:
-        return english
-    found = match(english, tuple(domains))
-    if found is None:
-        return english
-    domain, key, params = found
-    template = text(domain, key, language)
-    return _Formatter(domain, language).vformat(template, (), params)
-
-
-def label_keys(domain: str) -> dict[str, str]:
-    """A game's hand labels: English label -> catalog key (``label.pair_flush/two_pairs`` ...)."""
-    return {entry.en: key for key, entry in CATALOG[domain].items() if key.startswith("label.")}
+def label(domain: str, category: str) -> Message:
+    """The label of a hand value of ``category`` (``label.<category>`` in the game's domain): a key, not a text."""
+    return Message(domain, f"label.{category}")

@@ -55,8 +55,8 @@ RUNG = {
     Category.STRAIGHT_FLUSH: 9, Category.ROYAL_FLUSH: 9,
 }  # fmt: skip
 
-LABELS = {c: messages.text("ofc-pineapple", f"label.{c.value}") for c in Category}
-"""English labels (the catalog's; the HTTP layer renders them in the client's language). Pineapple OFC is
+LABELS = {c: messages.label("ofc-pineapple", c.value) for c in Category}
+"""Each category's label: its catalog key (the HTTP layer renders it in the client's language). Pineapple OFC is
 the only game ranked here, so its catalog domain holds them."""
 
 _SUIT_SHIFT = 39
@@ -98,7 +98,7 @@ class Ranking:
     strength: tuple[int, ...]
     order: tuple[int, ...]  # ranks, most significant first, with repeats (wheel: 5 4 3 2 14)
     code: str = ""  # the category's code as a plain str, for answers
-    label: str = ""
+    label: messages.Message | None = None
     # Picks the cards in order of significance out of the hand high to low by index (rank, then suit
     # s h d c): the ranks of that hand are this ranking's ranks in descending order whatever the suits,
     # so one fixed permutation per ranking does it (a pair of 9s in K-9-9-5-3: positions 1 2 0 3 4).

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 import service.rules
-from service.api import catalog, errors
-from service.rules import messages
+from service.api import catalog, errors, texts
+from service.rules.messages import EN, ZH_TW
 from tests.conftest import ROOT
 from tests.response_contract import ContractViolation, check
 
@@ -36,9 +36,9 @@ def test_every_problem_type_is_in_the_contract_and_the_catalog(app):
         assert f"`{urn}` ({status})" in described, f"list {urn} ({status}) in openapi.yaml's Problem.type description"
         assert f"| `{urn}` | {status} |" in document, urn
         key = f"problem.{urn.removeprefix(errors.PROBLEM_URN)}"
-        assert key in messages.HTTP, f"give {urn} its meaning in both languages: messages.HTTP[{key!r}]"
-        text = messages.HTTP[key]
-        assert text.en and text.zh_tw and text.en != text.zh_tw
+        assert key in texts.HTTP, f"give {urn} its meaning in both languages: texts.HTTP[{key!r}]"
+        text = texts.HTTP[key]
+        assert text[EN] and text[ZH_TW] and text[EN] != text[ZH_TW]
 
 
 @pytest.mark.parametrize(("method", "path", "status"), [("get", "/nowhere", 404), ("get", "/v1/big-two/plays/classify", 405),
@@ -49,10 +49,10 @@ def test_the_types_sent_are_the_registered_ones(client, method, path, status):
 
 
 def test_every_request_schema_message_has_a_code_with_a_meaning():
-    assert set(errors.SCHEMA_ERROR_CODES) == set(messages.SCHEMA)
+    assert set(errors.SCHEMA_ERROR_CODES) == set(texts.SCHEMA)
     for code in {*errors.SCHEMA_ERROR_CODES.values(), errors.INVALID, errors.TOO_DEEP_CODE}:
-        text = messages.CATALOG["http"][f"error.{code}"]
-        assert text.en != text.zh_tw
+        text = texts.HTTP[f"error.{code}"]
+        assert text[EN] != text[ZH_TW]
 
 
 GAME_OPERATIONS = [op for op in catalog.operations(__import__("service.api", fromlist=["create_app"]).create_app({"TESTING": True}))
@@ -100,8 +100,9 @@ def test_every_violation_and_problem_code_of_the_cores_is_declared_by_an_operati
 
 
 class FakeResponse:
-    def __init__(self, status: int, body: object, mimetype: str = "application/json"):
+    def __init__(self, status: int, body: object, mimetype: str = "application/json", language: str = "en"):
         self.status_code, self._body, self.mimetype = status, body, mimetype
+        self.headers = {"Content-Language": language}
 
     def get_json(self) -> object:
         return self._body
@@ -126,3 +127,22 @@ def test_contract_check_refuses_undeclared_codes(app):
                "errors": [{"pointer": "", "code": "no_such_error", "message": "m"}]}  # fmt: skip
     with pytest.raises(ContractViolation, match="no_such_error"):
         check(app, "POST", "/v1/ofc-pineapple/rows/evaluate", FakeResponse(422, problem, "application/problem+json"))
+
+
+def test_contract_check_refuses_a_text_of_no_catalog(app):
+    """Every human text of an answer is a rendering of a catalog entry in the answer's language."""
+    board = {"top": [], "middle": [], "bottom": []}
+    ours = {"legal": False, "violations": [{"code": "row_overflow", "message": "the top row holds only 3 cards"}], "board": board}
+    check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, ours))
+    zh = {"legal": False, "violations": [{"code": "row_overflow", "message": "頭道只能放 3 張，已經擺滿"}], "board": board}
+    check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, zh, language="zh-TW"))
+    with pytest.raises(ContractViolation, match="no catalog in zh-TW"):  # English in a zh-TW answer
+        check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, ours, language="zh-TW"))
+    made_up = {"legal": False, "violations": [{"code": "row_overflow", "message": "that row is full"}], "board": board}
+    with pytest.raises(ContractViolation, match="that row is full"):
+        check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, made_up))
+    decoder = {"type": errors.PROBLEM_TYPES[400], "title": "Malformed JSON", "status": 400, "errors": [],
+               "detail": "The body is not valid JSON: Expecting value: line 1 column 1 (char 0)"}  # fmt: skip
+    check(app, "POST", "/v1/ofc-pineapple/rows/evaluate", FakeResponse(400, decoder, "application/problem+json"))
+    with pytest.raises(ContractViolation, match="Bad Request"):  # werkzeug's own title, not ours
+        check(app, "POST", "/v1/ofc-pineapple/rows/evaluate", FakeResponse(400, {**decoder, "title": "Bad Request"}, "application/problem+json"))

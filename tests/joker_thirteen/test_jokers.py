@@ -54,7 +54,7 @@ def test_row06_suited_ace_king_five_two_and_joker_is_pair_flush_of_aces():
 def test_row07_spade_ace_king_nine_and_two_jokers_is_two_pair_flush():
     # 黑桃 A、K、9＋鬼、鬼 -> 雙對的對子同花（A-A-K-K-9）, not three aces: 沒有三條同花
     hand = check("tail", "As Ks 9s JK JK", "pair_flush", (8, 2, 14, 13, 9), "As JK Ks JK 9s", "As Ks")
-    assert hand.label == "Pair flush, two pairs"
+    assert str(hand.label) == "Pair flush, two pairs"
 
 
 def test_row08_three_sixes_joker_and_any_card_is_quad_sixes_above_quad_fives():

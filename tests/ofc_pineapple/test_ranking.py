@@ -101,7 +101,7 @@ def test_five_card_order_examples(better, worse):
 
 def test_royal_flush_has_its_own_label_on_the_straight_flush_rung():
     royal = poker.hand_value(cards("Ts Js Qs Ks As"))
-    assert (royal.category, royal.label, royal.strength) == ("royal_flush", "Royal flush", (9, 14))
+    assert (royal.category, str(royal.label), royal.strength) == ("royal_flush", "Royal flush", (9, 14))
     assert [str(c) for c in royal.cards] == ["As", "Ks", "Qs", "Js", "Ts"]
     wheel = poker.hand_value(cards("Ad 2d 3d 4d 5d"))
     assert (wheel.category, wheel.strength) == ("straight_flush", (9, 5))

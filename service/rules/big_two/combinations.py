@@ -37,7 +37,7 @@ class Classification:
 
 
 def _value(combination: Combination, strength: tuple[int, ...], ordered: tuple[Card, ...]) -> Classification:
-    hand = HandValue(combination.value, COMBINATION_LABELS[combination]["en"], (_RUNG[combination], *strength), ordered)
+    hand = HandValue(combination.value, COMBINATION_LABELS[combination], (_RUNG[combination], *strength), ordered)
     return Classification(True, combination, combination in _MONSTERS, hand)
 
 

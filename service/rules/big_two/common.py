@@ -26,10 +26,8 @@ class Combination(StrEnum):
     GREEN_DRAGON = "green_dragon"
 
 
-COMBINATION_LABELS: dict[Combination, dict[str, str]] = {
-    c: {language: messages.text(DOMAIN, f"label.{c.value}", language) for language in messages.LANGUAGES} for c in Combination
-}
-"""Each combination's label by language, from the catalog (service/rules/messages.py)."""
+COMBINATION_LABELS: dict[Combination, messages.Message] = {c: messages.label(DOMAIN, c.value) for c in Combination}
+"""Each combination's label: its key in the catalog (service/rules/messages.py), rendered at the edge."""
 
 _RUNG = {combination: rung for rung, combination in enumerate(Combination, start=1)}
 _MONSTERS = frozenset({Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH})  # 「鐵支與同花順稱為『怪物』」

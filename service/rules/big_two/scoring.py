@@ -31,17 +31,21 @@ from service.rules.hand_value import HandValue
 class Factor:
     """One factor of a multiplier: its code, its value (already raised to its count) and why.
 
-    ``reason`` is the English text of ``factor`` with ``params`` (catalog key ``factor.<code>``)."""
+    Its reason is the catalog's text ``factor.<code>`` with ``params`` (the HTTP layer renders it in the
+    client's language; ``reason`` is the English text, on demand)."""
 
     factor: FactorCode
     value: int
-    reason: str
     cards: tuple[Card, ...] = ()  # the cards that earn it (the 2s, the 3 of clubs, the monster)
-    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def reason(self) -> str:
+        return messages.render(DOMAIN, f"factor.{self.factor.value}", self.params)
 
 
 def _factor(code: FactorCode, value: int, cards: tuple[Card, ...] = (), **params: Any) -> Factor:
-    return Factor(code, value, messages.render(DOMAIN, f"factor.{code.value}", params), cards, params)
+    return Factor(code, value, cards, params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +113,7 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
         return problems
     finish = classify(played)
     if not finish.valid:
-        problems += [InputProblem(("winner", "last_play"), v.message, v.code, v.params) for v in finish.violations]
+        problems += [v.as_problem("winner", "last_play") for v in finish.violations]
     if grand_slam is True and any(len(cards) != HAND_SIZE for cards in left):
         # 「其餘三家整局一張牌都沒出過」: every loser of a grand slam still holds 13 cards
         problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.GRAND_SLAM_IMPOSSIBLE))
