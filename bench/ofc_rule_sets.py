@@ -23,9 +23,10 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere
 from service.rules import ofc_pineapple as ofc  # noqa: E402
 from service.rules.cards import parse_cards  # noqa: E402
 from service.rules.games import GAMES  # noqa: E402
+from service.rules.ofc_rules import OfcRules  # noqa: E402
 from tests.ofc_pineapple.records import BING, JIA, YI  # noqa: E402
 
-RULE_SETS = [(game.id, r.id, r.rules) for game in GAMES for r in game.rule_sets if r.rules is not None]
+RULE_SETS = [(game.id, r.id, r.rules) for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]
 
 
 def module_at(rev: str) -> ModuleType:
