@@ -55,13 +55,14 @@ workers = _env_int("WEB_CONCURRENCY", _cores())
 # unit (a buffering nginx in front would also have to be in the image, compose and Kubernetes).
 worker_class = "service.gunicorn_worker.ThreadWorker"
 threads = _env_int("GUNICORN_THREADS", 4)
-# Connections the kernel holds until a worker accepts them. gunicorn's default (2048) lets thousands of
-# requests queue for seconds behind 2 workers, answered after their clients gave up. The threaded worker
-# accepts at once (up to worker_connections, 1,000 per worker, idle keep-alive ones included), so this
-# queue only fills when every worker is busy not accepting: 64 per worker then holds a burst of 64
-# clients per core, ~50 ms of work at this service's rate. Beyond it the kernel holds back the
-# handshake and the client retries: back-pressure, not a pile of requests answered too late.
-backlog = _env_int("GUNICORN_BACKLOG", 64 * workers)
+# Connections the kernel holds until a worker accepts them. The worker's main loop accepts as soon as a
+# connection is queued (up to worker_connections, 1,000 per worker, idle keep-alive ones included) and
+# reads its request under deadlines that count from then, so this queue holds bursts of connects, not
+# requests waiting for a thread. It must hold a whole burst: with 64 per worker, 500-1,000 clients
+# connecting at once overflowed it and the kernel dropped their handshakes, which the clients only
+# repeated a second later (bench/attack.py's "closed late"). The workers share one listening socket, so
+# this is the whole queue: 1,024 holds such bursts.
+backlog = _env_int("GUNICORN_BACKLOG", 1024)
 preload_app = True  # load the rules tables once in the master; workers share them copy-on-write
 
 # --- time limits -------------------------------------------------------------------------------------
