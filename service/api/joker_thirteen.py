@@ -12,13 +12,14 @@ from marshmallow import fields, validate
 
 from service.api.common import CardField, CardList, StrictInteger, StrictSchema, answer, hand_value, load_body, rule_codes, violation
 from service.rules import joker_thirteen as j13
-from service.rules.games import Game
+from service.rules.games import Game, find_game
 from service.rules import joker_thirteen_suggest as suggest
 from service.rules.cards import NotationProblem, card_texts
 from service.rules.hand_value import HandValue
 from service.rules.joker_thirteen import DUNS, Arrangement, ArrangementViolation, Dun, ProblemCode
 
 blueprint = Blueprint("joker_thirteen", __name__, url_prefix="/v1/joker-thirteen")
+RULES: j13.JokerThirteenRules = find_game("joker-thirteen").default.rules  # the registry's (its only rule set)
 
 DUN_NAMES = [d.value for d in DUNS]
 MAX_DUN = j13.HAND_SIZE  # arrangements/validate: a dun of the wrong size is a violation; none holds more than a hand
@@ -98,7 +99,7 @@ _suggest = JokerThirteenSuggestRequest()
 
 def dun_value(dun: Dun, hand: HandValue) -> dict[str, Any]:
     """A dun's hand value (with ``resolved``: what each joker stands for) and its bonus per opponent beaten."""
-    return {"hand": hand_value(hand), "bonus": j13.bonus(dun, hand)}
+    return {"hand": hand_value(hand), "bonus": j13.bonus(dun, hand, RULES)}
 
 
 def dun_hands(duns: Any) -> dict[str, Any]:
@@ -170,7 +171,7 @@ def arrangements_validate() -> Response:
                                                    "middle_above_tail"])  # fmt: skip
 def rounds_score() -> Response:
     body = load_body(_round_score)
-    return answer(round_score(j13.score_round(body["players"])))
+    return answer(round_score(j13.score_round(body["players"], RULES)))
 
 
 # --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the game here ---

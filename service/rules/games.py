@@ -5,7 +5,7 @@
 
 A game names its rule sets; the first is its default (the authoritative rule book's). A rule set's
 ``rules`` is the frozen rules object its game's operations take as an argument (``OfcRules`` for the OFC
-games, ``BigTwoRules``, ``JokerThirteenRules``); Joker Thirteen and Big Two have one rule set each.
+games, ``BigTwoRules``, ``JokerThirteenRules``): every rule set of every game is one.
 """
 from __future__ import annotations
 
@@ -91,7 +91,8 @@ GAMES: tuple[Game, ...] = (
     ),
     Game(
         "joker-thirteen", "Joker Thirteen with an extra spade suit", "鬼牌十三支加一色", "joker_thirteen", Deck(68, 3),
-        (RuleSet("gscas", "Joker Thirteen, extra spade suit (house rules)", "鬼牌十三支加一色", "joker-thirteen/gscas", (joker_thirteen.PLAYERS, joker_thirteen.PLAYERS)),),
+        (RuleSet(joker_thirteen.GSCAS.id, "Joker Thirteen, extra spade suit (house rules)", "鬼牌十三支加一色", "joker-thirteen/gscas",
+                 (joker_thirteen.PLAYERS, joker_thirteen.PLAYERS), joker_thirteen.GSCAS),),
     ),
     Game(
         "big-two", "Taiwanese Big Two", "台灣大老二", "big_two", _DECK52,

@@ -24,13 +24,16 @@ the head lacks counting as smallest" is plain tuple comparison (a prefix is smal
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import combinations
 from operator import attrgetter, itemgetter
+from typing import Any
 
 from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, extra_copies, find_duplicates
 from service.rules import messages
@@ -39,7 +42,6 @@ from service.rules.hand_value import HandValue, winner
 
 PLAYERS = 4
 HAND_SIZE = 17
-HOME_RUN = 9  # "再 ＋9 道（等於向三家各多收 3 道）"
 DOMAIN = "joker-thirteen"  # the catalog domain of this game's texts (service/rules/messages.py)
 
 DECK_COPIES: dict[Card, int] = {c: 2 if c.suit is Suit.SPADES else 1 for c in DECK} | {JOKER: 3}
@@ -113,23 +115,55 @@ class ProblemCode(StrEnum):
 CODES = (ArrangementViolation, ProblemCode)
 """Every code registry of this module's violations and problems (a test checks each code has its texts)."""
 
-BONUS: dict[tuple[Dun, Category], int] = {
-    (Dun.HEAD, Category.TRIPS): 1, (Dun.HEAD, Category.THREE_JOKERS): 5,
-    (Dun.MIDDLE, Category.QUADS): 2, (Dun.MIDDLE, Category.STRAIGHT_FLUSH): 2,
-    (Dun.MIDDLE, Category.JOKER_FIVE): 3, (Dun.MIDDLE, Category.REAL_FIVE): 12,
-    (Dun.TAIL, Category.QUADS): 1, (Dun.TAIL, Category.STRAIGHT_FLUSH): 1,
-    (Dun.TAIL, Category.JOKER_FIVE): 2, (Dun.TAIL, Category.REAL_FIVE): 5,
-}  # fmt: skip
-"""額外加分: points per opponent whose dun is strictly beaten with this exact category."""
+@dataclass(frozen=True, slots=True)
+class JokerThirteenRules:
+    """The round's scoring as one frozen data object (the house rules: ``GSCAS``), passed explicitly to
+    ``score_round`` and ``bonus`` as the OFC games pass ``OfcRules``: a variant is another instance."""
+
+    id: str
+    shot: int  # 打槍: points from each opponent shot (no dun lost to him; 平手也算不輸)
+    home_run: int  # 全壘打: shooting all three others, paid equally by the three
+    bonus: Mapping[tuple[Dun, Category], int]  # 額外加分 per opponent beaten in the dun with this exact category
+    bonus_by_name: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
+    digest: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # str enums hash and compare as their values: the names look up without building an enum per call
+        object.__setattr__(self, "bonus_by_name", {(d.value, c.value): points for (d, c), points in self.bonus.items()})
+        canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        object.__setattr__(self, "digest", hashlib.sha256(canonical.encode()).hexdigest()[:16])
+
+    def describe(self) -> dict[str, Any]:
+        """Every parameter, as JSON: what ``GET /v1/games`` lists and what ``digest`` hashes."""
+        return {
+            "id": self.id,
+            "shot": self.shot,
+            "home_run": self.home_run,
+            "bonus": [{"dun": d.value, "category": c.value, "points": p} for (d, c), p in self.bonus.items()],
+        }
 
 
-def bonus(dun: Dun | str, hand: HandValue) -> int:
+GSCAS = JokerThirteenRules(
+    id="gscas",
+    shot=1,
+    home_run=9,  # "再 ＋9 道（等於向三家各多收 3 道）"
+    bonus={
+        (Dun.HEAD, Category.TRIPS): 1, (Dun.HEAD, Category.THREE_JOKERS): 5,
+        (Dun.MIDDLE, Category.QUADS): 2, (Dun.MIDDLE, Category.STRAIGHT_FLUSH): 2,
+        (Dun.MIDDLE, Category.JOKER_FIVE): 3, (Dun.MIDDLE, Category.REAL_FIVE): 12,
+        (Dun.TAIL, Category.QUADS): 1, (Dun.TAIL, Category.STRAIGHT_FLUSH): 1,
+        (Dun.TAIL, Category.JOKER_FIVE): 2, (Dun.TAIL, Category.REAL_FIVE): 5,
+    },
+)  # fmt: skip
+"""The house rules (鬼牌十三支加一色): the only rule set, and every function's default."""
+
+BONUS = GSCAS.bonus
+"""額外加分 of the house rules: points per opponent whose dun is strictly beaten with this exact category."""
+
+
+def bonus(dun: Dun | str, hand: HandValue, rules: JokerThirteenRules = GSCAS) -> int:
     """Points per opponent beaten with ``hand`` in ``dun``: by exact category, so 鬼三條 never also counts as 衝三."""
-    return _BONUS_BY_NAME.get((dun, hand.category), 0)
-
-
-_BONUS_BY_NAME: dict[tuple[str, str], int] = {(dun, category): points for (dun, category), points in BONUS.items()}
-"""``BONUS`` looked up by names too: str enums hash and compare as their values, so no enum is built per call."""
+    return rules.bonus_by_name.get((dun, hand.category), 0)
 
 
 # --- tables built once ------------------------------------------------------------------------------
@@ -635,15 +669,15 @@ class RoundScore:
     matchups: tuple[Matchup, ...]
 
 
-def _settle(a: int, b: int, value_a: Mapping[Dun, HandValue], value_b: Mapping[Dun, HandValue]) -> Matchup:
+def _settle(a: int, b: int, value_a: Mapping[Dun, HandValue], value_b: Mapping[Dun, HandValue], rules: JokerThirteenRules = GSCAS) -> Matchup:
     """打槍 is "not losing any dun" (平手也算不輸); bonuses only for duns strictly won, never multiplied."""
     duns = {d: winner(value_a[d], value_b[d]) for d in DUNS}
     a_shoots = "b" not in duns.values()
     b_shoots = "a" not in duns.values()
     shot = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
-    bonus_a = sum(bonus(d, value_a[d]) for d in DUNS if duns[d] == "a")
-    bonus_b = sum(bonus(d, value_b[d]) for d in DUNS if duns[d] == "b")
-    return Matchup(a, b, duns, shot, bonus_a, bonus_b, a_shoots - b_shoots + bonus_a - bonus_b)
+    bonus_a = sum(bonus(d, value_a[d], rules) for d in DUNS if duns[d] == "a")
+    bonus_b = sum(bonus(d, value_b[d], rules) for d in DUNS if duns[d] == "b")
+    return Matchup(a, b, duns, shot, bonus_a, bonus_b, (a_shoots - b_shoots) * rules.shot + bonus_a - bonus_b)
 
 
 def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
@@ -674,7 +708,7 @@ def _holding(arrangement: Arrangement) -> list[tuple[Path, Card]]:
     return [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
 
 
-def score_round(players: Sequence[Arrangement]) -> RoundScore:
+def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCAS) -> RoundScore:
     """The 4 players' scores in 道, summing to 0: 打槍 + 全壘打 + 額外加分.
 
     ``InvalidInputError`` for anything that cannot be scored: not 4 players, a dun of the wrong size,
@@ -691,17 +725,17 @@ def score_round(players: Sequence[Arrangement]) -> RoundScore:
     if problems or (problems := _table_duplicates(players)):
         raise InvalidInputError(problems)
     values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
-    matchups = tuple(_settle(a, b, values[a], values[b]) for a, b in combinations(range(PLAYERS), 2))
+    matchups = tuple(_settle(a, b, values[a], values[b], rules) for a, b in combinations(range(PLAYERS), 2))
     shots, bonuses, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS
     for m in matchups:
         a_shot, b_shot = m.shot in ("a", "both"), m.shot in ("b", "both")
-        shots[m.a] += a_shot - b_shot
-        shots[m.b] += b_shot - a_shot
+        shots[m.a] += (a_shot - b_shot) * rules.shot
+        shots[m.b] += (b_shot - a_shot) * rules.shot
         bonuses[m.a] += m.bonus_a - m.bonus_b
         bonuses[m.b] += m.bonus_b - m.bonus_a
         shot_count[m.a] += a_shot
         shot_count[m.b] += b_shot
-    home_runs = _home_runs(shot_count)
+    home_runs = _home_runs(shot_count, rules)
     scores = tuple(
         PlayerScore(s, shots[s] + home_runs[s] + bonuses[s], shots[s], home_runs[s], bonuses[s], values[s])
         for s in range(PLAYERS)
@@ -709,11 +743,11 @@ def score_round(players: Sequence[Arrangement]) -> RoundScore:
     return RoundScore(scores, matchups)
 
 
-def _home_runs(shot_count: Sequence[int]) -> list[int]:
+def _home_runs(shot_count: Sequence[int], rules: JokerThirteenRules = GSCAS) -> list[int]:
     """全壘打: shooting all three others earns +9, 3 from each of them; two home runs both apply."""
     points = [0] * PLAYERS
     for seat, count in enumerate(shot_count):
         if count == PLAYERS - 1:
             for other in range(PLAYERS):
-                points[other] += HOME_RUN if other == seat else -(HOME_RUN // (PLAYERS - 1))
+                points[other] += rules.home_run if other == seat else -(rules.home_run // (PLAYERS - 1))
     return points

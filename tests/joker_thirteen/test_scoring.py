@@ -209,3 +209,20 @@ def test_card_not_in_the_players_hand_cannot_be_scored():
     players[1] = Arrangement(p.head, p.middle, p.tail, [c for c in p.hand if str(c) != "6d"] + cards("Ad"))
     found = problems(players)
     assert (("players", 1, "middle", 4), "card_not_in_hand") in found
+
+
+def test_the_scoring_is_the_rule_sets_data_not_code():
+    """JokerThirteenRules carries 打槍, 全壘打 and 額外加分 (the registry's rule set ``gscas`` is ``GSCAS``): a
+    variant is another instance, and the same round scores by its numbers."""
+    from dataclasses import replace
+
+    from service.rules.games import find_game
+    from service.rules.joker_thirteen import GSCAS
+
+    assert find_game("joker-thirteen").default.rules is GSCAS
+    players = worked_hands()
+    house = score_round(players)
+    doubled = replace(GSCAS, id="doubled", shot=2, home_run=18, bonus={key: 2 * p for key, p in GSCAS.bonus.items()})
+    other = score_round(players, doubled)
+    assert [p.total for p in other.players] == [2 * p.total for p in house.players]
+    assert any(p.total for p in house.players) and sum(p.total for p in other.players) == 0 and doubled.digest != GSCAS.digest
