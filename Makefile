@@ -37,6 +37,7 @@ test: $(VENV)/.test-deps test-tools
 # ruff's lint rules on the code and mypy (strict) on the rules core; both configured in pyproject.toml.
 lint: $(VENV)/.test-deps
 	$(VENV)/bin/ruff check service tests bench scripts
+	$(VENV)/bin/ruff format --check service tests bench scripts
 	$(VENV)/bin/mypy
 
 # The Simplified Chinese catalog, service/rules/messages.zh-CN.json, regenerated from the zh-TW texts (OpenCC,

@@ -19,6 +19,7 @@ longest list it can (``players``, ``cards``, ``actions``) answers 422 within 5x 
 time, in English and in zh-TW, and 16 clients sending them leave ``/healthz`` p99 under 1 s. Worker
 memory (RSS) after everything is within 20 MiB of its baseline; the peak is what deploy/ sizes from.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -189,7 +190,9 @@ def run_row(server: GunicornServer, endpoint: Endpoint, kinds: list[str], second
     # The attack runs 2 s before the workload and as long as the longest deadline after it, so that the
     # workload sees the attack at full strength and every deadline can pass while the attack still runs.
     end_at = start_at + seconds + 4.0
-    attackers = [context.Process(target=attacker, args=(k, server.port, start_at, end_at, results), daemon=True) for k in kinds]
+    attackers = [
+        context.Process(target=attacker, args=(k, server.port, start_at, end_at, results), daemon=True) for k in kinds
+    ]
     for process in attackers:
         process.start()
     kills_before = worker_kills(server)
@@ -311,8 +314,10 @@ def oversized_lists(server: GunicornServer, seconds: float, failures: list[str])
     load = run_load(server, flood, seconds, 16)
     prober.stop.set()
     prober.join()
-    say(f"16 clients sending oversized players lists: {load.per_second:,.0f} answers/s "
-        f"({dict(load.statuses)}), /healthz p99 {prober.p99_ms():,.0f} ms, {prober.failures} probes failed")
+    say(
+        f"16 clients sending oversized players lists: {load.per_second:,.0f} answers/s "
+        f"({dict(load.statuses)}), /healthz p99 {prober.p99_ms():,.0f} ms, {prober.failures} probes failed"
+    )
     if prober.p99_ms() >= 1000:
         failures.append(f"oversized flood: /healthz p99 {prober.p99_ms():,.0f} ms")
     return prober.peak_rss_kib
@@ -323,10 +328,17 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="workload seconds per row (default 10)")
     parser.add_argument("--worker-class", default=None, help="gunicorn worker class (default: gunicorn.conf.py's)")
     parser.add_argument("--normal-load-only", action="store_true", help="only the unattacked comparison with gthread")
-    parser.add_argument("--rows", nargs="*", choices=[*ATTACKS, "together"], default=None,
-                        help="only these attack rows (default: every row, then the oversized lists)")
+    parser.add_argument(
+        "--rows",
+        nargs="*",
+        choices=[*ATTACKS, "together"],
+        default=None,
+        help="only these attack rows (default: every row, then the oversized lists)",
+    )
     args = parser.parse_args()
-    endpoint = Endpoint.post_json("hands/score", "/v1/ofc-pineapple/hands/score", example("/v1/ofc-pineapple/hands/score"))
+    endpoint = Endpoint.post_json(
+        "hands/score", "/v1/ofc-pineapple/hands/score", example("/v1/ofc-pineapple/hands/score")
+    )
     if args.worker_class is None and args.rows is None:
         normal_load(endpoint, rounds=4, seconds=5.0)
     if args.normal_load_only:
@@ -338,7 +350,12 @@ def main() -> int:
         rss_baseline = max(server.rss_kib().values())
         rows = []
         peak_rss = rss_baseline
-        every_row = {"partial headers": ["partial headers"], "idle": ["idle"], "slow body": ["slow body"], "together": list(ATTACKS)}
+        every_row = {
+            "partial headers": ["partial headers"],
+            "idle": ["idle"],
+            "slow body": ["slow body"],
+            "together": list(ATTACKS),
+        }
         for name, kinds in every_row.items():
             if args.rows is not None and name not in args.rows:
                 continue
@@ -381,8 +398,10 @@ def main() -> int:
             peak_rss = max(peak_rss, oversized_lists(server, args.seconds, failures))
         time.sleep(2.0)
         rss_after = max(server.rss_kib().values())
-        say(f"worker RSS: baseline {rss_baseline / 1024:.1f} MiB, peak {peak_rss / 1024:.1f} MiB, "
-            f"after the attacks {rss_after / 1024:.1f} MiB")
+        say(
+            f"worker RSS: baseline {rss_baseline / 1024:.1f} MiB, peak {peak_rss / 1024:.1f} MiB, "
+            f"after the attacks {rss_after / 1024:.1f} MiB"
+        )
         if rss_after - rss_baseline > 20 * 1024:
             failures.append(f"worker RSS grew by {(rss_after - rss_baseline) / 1024:.1f} MiB")
     heading("Verdict")

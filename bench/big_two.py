@@ -5,6 +5,7 @@ No target is set for these operations: the script reports requests per second, p
 operation's requests/s as a ratio of /healthz's on the same server in the same run (the only figures
 that mean anything on a shared machine). ``--skip-inprocess`` skips the short Flask-test-client part.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -65,12 +66,16 @@ def checker(game: PlayedGame):
         try:
             answer = json.loads(body)
             score = answer["score"]
-            points = {score["winner"]["seat"]: score["winner"]["points"]} | {lo["seat"]: lo["points"] for lo in score["losers"]}
+            points = {score["winner"]["seat"]: score["winner"]["points"]} | {
+                lo["seat"]: lo["points"] for lo in score["losers"]
+            }
         except (ValueError, KeyError, TypeError) as error:
             return f"unexpected body ({error}): {body[:300]!r}"
         if not (answer["legal"] and answer["finished"]) or tuple(points[s] for s in range(4)) != core.points:
             return f"legal {answer['legal']}, finished {answer['finished']}, points {points} (core: {core.points})"
-        say(f"  games/validate: legal, finished, seat {score['winner']['seat']} wins; points by seat {list(core.points)}")
+        say(
+            f"  games/validate: legal, finished, seat {score['winner']['seat']} wins; points by seat {list(core.points)}"
+        )
         return None
 
     return check
@@ -108,11 +113,15 @@ def http(game: PlayedGame, args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     group = parser.add_argument_group("the game record")
-    group.add_argument("--seed", type=int, default=20260922, help="seed of the random legal games (default %(default)s)")
+    group.add_argument(
+        "--seed", type=int, default=20260922, help="seed of the random legal games (default %(default)s)"
+    )
     group.add_argument("--candidates", type=int, default=20,
                        help="random games played; the longest is the replayed record (default %(default)s)")  # fmt: skip
     group = parser.add_argument_group("in-process")
-    group.add_argument("--requests", type=int, default=2000, help="requests per endpoint per pass (default %(default)s)")
+    group.add_argument(
+        "--requests", type=int, default=2000, help="requests per endpoint per pass (default %(default)s)"
+    )
     group.add_argument("--repeats", type=int, default=5, help="timed passes; best counts (default %(default)s)")
     group.add_argument("--skip-inprocess", action="store_true", help="skip the in-process part")
     common.add_http_arguments(parser)

@@ -4,6 +4,7 @@ Every game's script (``bench/ofc_pineapple.py``, later ``bench/joker_thirteen.py
 builds its cases and endpoints and hands them to the helpers here. Only ratios measured within one run
 mean anything: the machines are shared and noisy, so absolute numbers vary from run to run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -220,7 +221,14 @@ class GunicornServer:
     def start(self) -> None:
         # No worker recycling while measuring: a replaced worker takes its CPU time with it (the CPU
         # per request would go wrong) and its warm-up would add noise. A caller's env may override it.
-        env = {**os.environ, "GUNICORN_MAX_REQUESTS": "0", **self.env, "HOST": LOOPBACK, "PORT": str(self.port), "WEB_CONCURRENCY": str(self.workers)}
+        env = {
+            **os.environ,
+            "GUNICORN_MAX_REQUESTS": "0",
+            **self.env,
+            "HOST": LOOPBACK,
+            "PORT": str(self.port),
+            "WEB_CONCURRENCY": str(self.workers),
+        }
         command = [str(VENV_BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py")]
         if self.requested_worker_class:
             command += ["--worker-class", self.requested_worker_class]
@@ -484,7 +492,9 @@ class LoadResult:
         self.errors.update(other.errors)
         self.connects += other.connects
         self.client_cpu += other.client_cpu
-        self.server_cpu = None if self.server_cpu is None or other.server_cpu is None else self.server_cpu + other.server_cpu
+        self.server_cpu = (
+            None if self.server_cpu is None or other.server_cpu is None else self.server_cpu + other.server_cpu
+        )
         self.rounds.append(other.per_second)
 
     @property
@@ -608,19 +618,27 @@ def describe_problems(results: Sequence[LoadResult]) -> list[str]:
 def add_inprocess_arguments(parser: argparse.ArgumentParser, hands: int = 20_000, repeats: int = 7) -> None:
     group = parser.add_argument_group("in-process")
     group.add_argument("--hands", type=int, default=hands, help="random hands per row size (default %(default)s)")
-    group.add_argument("--repeats", type=int, default=repeats, help="timed passes per evaluator; best counts (default %(default)s)")
+    group.add_argument(
+        "--repeats", type=int, default=repeats, help="timed passes per evaluator; best counts (default %(default)s)"
+    )
     group.add_argument("--seed", type=int, default=20260922, help="seed of the random hands (default %(default)s)")
     group.add_argument("--profile", choices=("auto", "always", "never"), default="auto",
                        help="profile our public path: auto = only when it misses its target (default)")  # fmt: skip
     group.add_argument("--skip-inprocess", action="store_true", help="skip the in-process part")
 
 
-def add_http_arguments(parser: argparse.ArgumentParser, seconds: float = 20.0, rounds: int = 4, clients: int = 4) -> None:
+def add_http_arguments(
+    parser: argparse.ArgumentParser, seconds: float = 20.0, rounds: int = 4, clients: int = 4
+) -> None:
     group = parser.add_argument_group("HTTP")
     group.add_argument("--duration", type=float, default=seconds,
                        help="measured seconds per endpoint, split over the rounds (default %(default)s)")  # fmt: skip
-    group.add_argument("--rounds", type=int, default=rounds, help="alternating rounds per endpoint (default %(default)s)")
-    group.add_argument("--warmup", type=float, default=1.0, help="unmeasured seconds per endpoint first (default %(default)s)")
+    group.add_argument(
+        "--rounds", type=int, default=rounds, help="alternating rounds per endpoint (default %(default)s)"
+    )
+    group.add_argument(
+        "--warmup", type=float, default=1.0, help="unmeasured seconds per endpoint first (default %(default)s)"
+    )
     group.add_argument("--clients", type=int, default=clients,
                        help="client processes, one connection each (default %(default)s)")  # fmt: skip
     group.add_argument("--workers", type=int, default=2, help="gunicorn WEB_CONCURRENCY (default %(default)s)")
@@ -652,7 +670,9 @@ def http_benchmark(endpoints: Sequence[Endpoint], args: argparse.Namespace,
             say(f"pre-flight {endpoint.label}: {status} OK")
         results = compare_endpoints(server, endpoints, args.duration, args.rounds, args.clients, args.warmup)
         for r in results:
-            r.server = f"gunicorn {server.worker_class} x {len(server.worker_pids())} workers, {args.clients} client processes"
+            r.server = (
+                f"gunicorn {server.worker_class} x {len(server.worker_pids())} workers, {args.clients} client processes"
+            )
         say()
         say(load_table(results))
         problems = describe_problems(results)
@@ -684,7 +704,12 @@ class MixedRequest:
 def http_request(method: str, path: str, body: bytes | None = None, content_type: str = "application/json",
                  headers: Sequence[tuple[str, str]] = (), chunked: bool = False) -> bytes:  # fmt: skip
     """A keep-alive HTTP/1.1 request as bytes; a body is sent with Content-Length, or in 8 KiB chunks."""
-    lines = [f"{method} {path} HTTP/1.1", f"Host: {LOOPBACK}", "Accept: application/json", *(f"{k}: {v}" for k, v in headers)]
+    lines = [
+        f"{method} {path} HTTP/1.1",
+        f"Host: {LOOPBACK}",
+        "Accept: application/json",
+        *(f"{k}: {v}" for k, v in headers),
+    ]
     payload = b""
     if body is not None:
         lines.append(f"Content-Type: {content_type}")
@@ -822,7 +847,9 @@ def _mixed_client(host: str, port: int, requests: Sequence[MixedRequest], connec
         statuses.append(conn.status)
         starts.append(conn.started)
         seconds.append(now - conn.started)
-        if conn.close_after or conn.state == "sending":  # answered before the whole body went out: the rest is unsendable
+        if (
+            conn.close_after or conn.state == "sending"
+        ):  # answered before the whole body went out: the rest is unsendable
             close(conn)
         begin(conn, now)
 

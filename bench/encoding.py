@@ -3,6 +3,7 @@
 ``HandValue`` a NamedTuple rather than a frozen dataclass. In process, one run, best of ``--repeats``
 passes, ratios only. Run: ``.venv/bin/python bench/encoding.py`` (a few seconds).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -64,7 +65,9 @@ def main() -> None:
     five = tuple(cards("As Ks Qs Js Ts"))
     strength = (10, 14)
     tuple_us = best_us(lambda: HandValue("straight_flush", "Royal flush", strength, five), args.number, args.repeats)
-    class_us = best_us(lambda: HandValueDataclass("straight_flush", "Royal flush", strength, five), args.number, args.repeats)
+    class_us = best_us(
+        lambda: HandValueDataclass("straight_flush", "Royal flush", strength, five), args.number, args.repeats
+    )
     say(table(["shape", "us/build", "vs NamedTuple"], [
         ["NamedTuple (HandValue)", f"{tuple_us:.3f}", "1.00x"],
         ["frozen dataclass, slots", f"{class_us:.3f}", f"{class_us / tuple_us:.2f}x"],

@@ -22,6 +22,7 @@ the shared machine falls on all alike). Per endpoint:
 Before the load, each server's workers take ``--cold`` concurrent first requests for ``/openapi.json``
 (the slowest of them, and the workers' memory before and after, show a first-request spike).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -111,9 +112,24 @@ def targets() -> list[Target]:
         Target("GET /healthz", "GET", "/healthz", s, group="healthz"),
         *(Target(label, "POST", path, s, example(op), 0.8, "light") for label, path, op in light),
         *(Target(label, "POST", path, s, example(op), 0.7, "middle") for label, path, op in middle),
-        Target("ofc-pineapple hands/validate (15 actions)", "POST", "/v1/ofc-pineapple/hands/validate", s,
-               example("ofcValidateHand"), 0.6, "replay"),
-        Target("big-two games/validate (98 actions)", "POST", "/v1/big-two/games/validate", s, big_two_record(), 0.4, "replay"),
+        Target(
+            "ofc-pineapple hands/validate (15 actions)",
+            "POST",
+            "/v1/ofc-pineapple/hands/validate",
+            s,
+            example("ofcValidateHand"),
+            0.6,
+            "replay",
+        ),
+        Target(
+            "big-two games/validate (98 actions)",
+            "POST",
+            "/v1/big-two/games/validate",
+            s,
+            big_two_record(),
+            0.4,
+            "replay",
+        ),
         Target("GET /openapi.json", "GET", "/openapi.json", s, goal=0.95, group="contract"),
     ]
 
@@ -184,7 +200,9 @@ def window(server: GunicornServer, target: Target, connections: int, seconds: fl
         time.sleep(max(0.0, end_at - time.monotonic()))
         sample["cpu1"] = cpu_by_pid(server)
 
-    result = run_mixed_load(server.port, [request], seconds, connections, min(processes, connections), seed=15, during=during)
+    result = run_mixed_load(
+        server.port, [request], seconds, connections, min(processes, connections), seed=15, during=during
+    )
     _start_at, end_at = result.window
     done = [i for i, (s, t) in enumerate(zip(result.starts, result.seconds)) if s + t <= end_at]
     bad = [result.statuses[i] for i in done if result.statuses[i] != 200]
@@ -292,7 +310,17 @@ def report(found: list[Target], counts: Sequence[int], cold: dict[str, tuple[flo
             row += [f"{r:,.0f}", f"{cpu(t, n) * 1e6:,.0f}", f"{ratio:.2f}x", f"{cpu_ratio:.2f}x"]
             by_rate.append(t.goal is not None and ratio >= t.goal)
             by_cpu.append(t.goal is not None and cpu_ratio >= t.goal)
-        met = "" if t.goal is None else "yes" if all(by_rate) and all(by_cpu) else "by CPU" if all(by_cpu) else "by req/s" if all(by_rate) else "NO"
+        met = (
+            ""
+            if t.goal is None
+            else "yes"
+            if all(by_rate) and all(by_cpu)
+            else "by CPU"
+            if all(by_cpu)
+            else "by req/s"
+            if all(by_rate)
+            else "NO"
+        )
         row += [f">= {t.goal:.2f}x" if t.goal else "", met]
         rows.append(row)
     lines = [table(headers, rows)]
@@ -311,7 +339,9 @@ def report(found: list[Target], counts: Sequence[int], cold: dict[str, tuple[flo
         for s in splits:
             seen[s] = seen.get(s, 0) + 1
         shown = ", ".join(f"{k} x{v}" for k, v in sorted(seen.items(), key=lambda kv: -kv[1]))
-        lines.append(f"  {n} connections: {shown}; windows with every connection on one worker: {lopsided} of {len(splits)}")
+        lines.append(
+            f"  {n} connections: {shown}; windows with every connection on one worker: {lopsided} of {len(splits)}"
+        )
     lines.append("")
     lines.append("cold start, concurrent first GET /openapi.json: " + "; ".join(
         f"{name}: slowest {ms:,.0f} ms, workers' memory {kib / 1024:+.1f} MiB" for name, (ms, kib) in cold.items()))  # fmt: skip
@@ -324,7 +354,12 @@ def write_readme(text: str, header: str) -> None:
     if BEGIN in readme and END in readme:
         readme = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _m: block, readme, flags=re.DOTALL)
     else:
-        readme = readme.rstrip("\n") + "\n\n## Per-request cost against the stack's floor (bench/floor.py)\n\n" + block + "\n"
+        readme = (
+            readme.rstrip("\n")
+            + "\n\n## Per-request cost against the stack's floor (bench/floor.py)\n\n"
+            + block
+            + "\n"
+        )
     README.write_text(readme, encoding="utf-8")
 
 
@@ -332,17 +367,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=1.5, help="measured seconds per window (default %(default)s)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default %(default)s)")
-    parser.add_argument("--connections", type=int, nargs="+", default=[8, 64], help="keep-alive connections (default 8 64)")
+    parser.add_argument(
+        "--connections", type=int, nargs="+", default=[8, 64], help="keep-alive connections (default 8 64)"
+    )
     parser.add_argument("--processes", type=int, default=2, help="client processes (default %(default)s)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server (default %(default)s)")
-    parser.add_argument("--cold", type=int, default=8, help="concurrent first /openapi.json requests (default %(default)s)")
-    parser.add_argument("--only", default="", help="only the endpoints whose label contains this (floors and /healthz always)")
+    parser.add_argument(
+        "--cold", type=int, default=8, help="concurrent first /openapi.json requests (default %(default)s)"
+    )
+    parser.add_argument(
+        "--only", default="", help="only the endpoints whose label contains this (floors and /healthz always)"
+    )
     parser.add_argument("--write-readme", action="store_true", help="replace the floor table in bench/README.md")
     args = parser.parse_args(argv)
 
     found = [t for t in targets() if not args.only or t.group in ("floor", "healthz") or args.only in t.label]
     heading("Per-request cost against the stack's floor (bench/floor.py)")
-    apps = {"service": "service.wsgi:app", "flask": "bench.floor_apps:flask_floor", "wsgi": "bench.floor_apps:wsgi_floor"}
+    apps = {
+        "service": "service.wsgi:app",
+        "flask": "bench.floor_apps:flask_floor",
+        "wsgi": "bench.floor_apps:wsgi_floor",
+    }
     servers: dict[str, GunicornServer] = {}
     cold: dict[str, tuple[float, int]] = {}
     try:

@@ -7,6 +7,7 @@
 What the service costs above them is its own: the request hooks, the observability middleware, i18n,
 loading and the rules.
 """
+
 from __future__ import annotations
 
 import json

@@ -8,6 +8,7 @@ Target (checked within this one run; only ratios count on a shared machine):
     the brute-force reference, which tries every joker as each of the 52 cards, shows what that avoids).
 rounds/score has no target of its own: the script reports requests/s, p50/p99 and the ratio to /healthz.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -73,7 +74,9 @@ def ours(dun: j13.Dun) -> Callable[[Sequence[Sequence[Card]]], None]:
 def ours_from_text(dun: j13.Dun) -> Callable[[Sequence[Sequence[str]]], None]:
     from service.rules.cards import CARD_OR_JOKER_BY_TEXT as CARD_OR_JOKER  # the HTTP layer's one look-up per card
 
-    def bench_ours_text(hands: Sequence[Sequence[str]], table=CARD_OR_JOKER, evaluate=j13.evaluate_dun, dun=dun) -> None:
+    def bench_ours_text(
+        hands: Sequence[Sequence[str]], table=CARD_OR_JOKER, evaluate=j13.evaluate_dun, dun=dun
+    ) -> None:
         for hand in hands:
             evaluate(dun, [table[text] for text in hand])
 
@@ -95,7 +98,10 @@ def agreement(duns: dict[tuple[int, int], list[list[Card]]], limit: int) -> list
         dun = DUN_BY_SIZE[size]
         grouped_n = limit if jokers < 3 else max(5, limit // 20)
         brute_n = {0: limit, 1: limit, 2: max(5, limit // 20), 3: 5}[jokers]
-        for name, function, sample in (("brute_force_grouped", brute_force_grouped, hands[:grouped_n]), ("brute_force", brute_force, hands[:brute_n])):
+        for name, function, sample in (
+            ("brute_force_grouped", brute_force_grouped, hands[:grouped_n]),
+            ("brute_force", brute_force, hands[:brute_n]),
+        ):
             wrong = 0
             for hand in sample:
                 value = j13.evaluate_dun(dun, hand)
@@ -113,7 +119,14 @@ def inprocess(args: argparse.Namespace) -> dict[str, Any]:
         f"the 68-card deck); the reference gets a share of them (sample column); best of {args.repeats} passes, "
         f"round-robin, GC off while timing; Python {sys.version.split()[0]}")  # fmt: skip
     problems = agreement(duns, limit=min(args.hands, 2000))
-    say("agreement check: " + ("; ".join(problems) if problems else "evaluate_dun gives the reference's category and strength on every sampled dun"))
+    say(
+        "agreement check: "
+        + (
+            "; ".join(problems)
+            if problems
+            else "evaluate_dun gives the reference's category and strength on every sampled dun"
+        )
+    )
 
     cases: dict[tuple[str, int, int], Case] = {}
     for (size, j), hands in duns.items():
@@ -157,8 +170,10 @@ def inprocess(args: argparse.Namespace) -> dict[str, Any]:
     speedup = cases[OURS, 5, 3].per_second / cases[BRUTE, 5, 3].per_second  # type: ignore[operator]
     met = max(ours5, ours3) <= JOKER_TARGET
     say()
-    say(f"TARGET slowest joker count within {JOKER_TARGET:g}x of no joker (time per dun): {verdict(met)} "
-        f"(5-card {ratio_text(ours5)}, head {ratio_text(ours3)})")
+    say(
+        f"TARGET slowest joker count within {JOKER_TARGET:g}x of no joker (time per dun): {verdict(met)} "
+        f"(5-card {ratio_text(ours5)}, head {ratio_text(ours3)})"
+    )
     say(f"  with 3 jokers in a 5-card dun, evaluate_dun is {speedup:,.0f}x the brute-force reference's rate")
     if args.profile == "always" or (args.profile == "auto" and not met):
         heading("Profile of evaluate_dun, 5-card duns with 3 jokers")
@@ -175,7 +190,9 @@ def score_payload() -> dict[str, Any]:
     return {
         "players": [
             {
-                "head": [c.text for c in p.head], "middle": [c.text for c in p.middle], "tail": [c.text for c in p.tail],
+                "head": [c.text for c in p.head],
+                "middle": [c.text for c in p.middle],
+                "tail": [c.text for c in p.tail],
                 "hand": [c.text for c in p.hand or ()],
             }
             for p in worked_hands()

@@ -8,6 +8,7 @@ spent waiting for a core is not the operation's); calls/s is calls over their to
 a second in process (core p50 under 2 ms). Then over HTTP on one gunicorn: requests/s next to
 ``GET /healthz`` in the same run (only ratios mean anything on a shared machine).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -82,7 +83,9 @@ def ofc_operations(count: int, seed: int) -> list[Operation]:
     later = [{"board": rows, "dealt": rest[:3]} for rows, rest in ofc_boards(count, seed, 7)]
     # round 4 (9 cards placed) with 6 cards seen elsewhere: small enough to settle exactly within the default limit
     late = [{"board": rows, "seen": rest[:6]} for rows, rest in ofc_boards(count // 4, seed, 9)]
-    seeded = [{"board": rows, "seen": rest[:6], "seed": 1, "samples": 100} for rows, rest in ofc_boards(count // 10, seed, 9)]
+    seeded = [
+        {"board": rows, "seen": rest[:6], "seed": 1, "samples": 100} for rows, rest in ofc_boards(count // 10, seed, 9)
+    ]
     return [
         Operation("ofc moves/legal (round 1, 5 cards)", "/v1/ofc-pineapple/moves/legal", first,
                   lambda body: ofc_moves.legal_moves(board(body["board"]), parse_cards(body["dealt"]))),
@@ -133,11 +136,33 @@ def inprocess(ops: Sequence[Operation], args: argparse.Namespace) -> None:
         c50, c99 = percentiles(core)
         w50, w99 = percentiles(whole)
         per_second = len(core) / sum(core)
-        verdict = "" if op.target_per_second is None else f"{common.verdict(per_second >= op.target_per_second)} (>= {op.target_per_second:g}/s)"
-        rows.append([op.name, f"{c50 * 1e3:.2f}", f"{c99 * 1e3:.2f}", rate(per_second), f"{w50 * 1e3:.2f}", f"{w99 * 1e3:.2f}", verdict])
-    say(f"fixed-seed requests (seed {args.seed}): {args.count} per operation, each timed {args.repeats} times; "
-        f"the outlook on {args.count // 4} boards (and {args.count // 10} seeded), each once")
-    say(table(["operation", "core p50 ms", "core p99 ms", "core calls/s", "request p50 ms", "request p99 ms", "target"], rows, "lrrrrrl"))
+        verdict = (
+            ""
+            if op.target_per_second is None
+            else f"{common.verdict(per_second >= op.target_per_second)} (>= {op.target_per_second:g}/s)"
+        )
+        rows.append(
+            [
+                op.name,
+                f"{c50 * 1e3:.2f}",
+                f"{c99 * 1e3:.2f}",
+                rate(per_second),
+                f"{w50 * 1e3:.2f}",
+                f"{w99 * 1e3:.2f}",
+                verdict,
+            ]
+        )
+    say(
+        f"fixed-seed requests (seed {args.seed}): {args.count} per operation, each timed {args.repeats} times; "
+        f"the outlook on {args.count // 4} boards (and {args.count // 10} seeded), each once"
+    )
+    say(
+        table(
+            ["operation", "core p50 ms", "core p99 ms", "core calls/s", "request p50 ms", "request p99 ms", "target"],
+            rows,
+            "lrrrrrl",
+        )
+    )
 
 
 def http(ops: Sequence[Operation], args: argparse.Namespace) -> None:
@@ -151,7 +176,15 @@ def http(ops: Sequence[Operation], args: argparse.Namespace) -> None:
     rows = []
     for r in results[1:]:
         ratio = r.per_second / healthz.per_second if healthz.per_second else None
-        rows.append([r.label, rate(r.per_second), ratio_text(ratio), f"{r.percentile_ms(50) or 0:.2f}", f"{r.percentile_ms(99) or 0:.2f}"])
+        rows.append(
+            [
+                r.label,
+                rate(r.per_second),
+                ratio_text(ratio),
+                f"{r.percentile_ms(50) or 0:.2f}",
+                f"{r.percentile_ms(99) or 0:.2f}",
+            ]
+        )
     say()
     say(f"GET /healthz: {rate(healthz.per_second)} req/s; each operation on its first request body:")
     say(table(["endpoint", "req/s", "vs healthz", "p50 ms", "p99 ms"], rows))

@@ -19,6 +19,7 @@ Requirements checked (exit status 1 when one fails):
 Prints a table per kind of request (count, p50/p99, statuses), the failures, and each worker's resident
 memory (RSS) after a warm-up and after the load.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,8 +38,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 import yaml  # noqa: E402
 
 from bench.common import (  # noqa: E402
-    CONNECT_FAILED, ROOT, GunicornServer, MixedRequest, MixedResult, heading, http_request, nearest_rank_ms,
-    run_mixed_load, say, table,
+    CONNECT_FAILED,
+    ROOT,
+    GunicornServer,
+    MixedRequest,
+    MixedResult,
+    heading,
+    http_request,
+    nearest_rank_ms,
+    run_mixed_load,
+    say,
+    table,
 )  # fmt: skip
 
 MAX_BODY = int(os.environ.get("CARD_RULES_MAX_BODY_BYTES", 64 * 1024))
@@ -88,13 +98,24 @@ def build_mix(spec: dict[str, Any], malformed_share: float) -> list[MixedRequest
 
     malformed = {
         "malformed: bad JSON": (400, [http_request("POST", p, compact(e)[:-1]) for p, e in posts]),
-        "malformed: wrong content type": (415, [http_request("POST", p, compact(e), content_type="text/plain") for p, e in posts]),
-        "malformed: unknown field": (422, [http_request("POST", p, compact({**e, "unexpected_field": [1, 2]}))
-                                           for p, e in posts if isinstance(e, dict)]),  # fmt: skip
+        "malformed: wrong content type": (
+            415,
+            [http_request("POST", p, compact(e), content_type="text/plain") for p, e in posts],
+        ),
+        "malformed: unknown field": (
+            422,
+            [
+                http_request("POST", p, compact({**e, "unexpected_field": [1, 2]}))
+                for p, e in posts
+                if isinstance(e, dict)
+            ],
+        ),  # fmt: skip
         "oversized: Content-Length": (413, [http_request("POST", p, oversized(compact(e))) for p, e in posts]),
         "oversized: chunked": (413, [http_request("POST", p, oversized(compact(e)), chunked=True) for p, e in posts]),
-        "deep nesting (33 to 30,000 levels)": (422, [http_request("POST", p, deep(depth))
-                                                     for p, _ in posts for depth in (DEPTH_LIMIT, 200, 5000, 30000)]),  # fmt: skip
+        "deep nesting (33 to 30,000 levels)": (
+            422,
+            [http_request("POST", p, deep(depth)) for p, _ in posts for depth in (DEPTH_LIMIT, 200, 5000, 30000)],
+        ),  # fmt: skip
     }
     share = malformed_share / len(malformed)
     mix += [MixedRequest(label, tuple(variants), frozenset({status}), share, group="malformed")
@@ -161,13 +182,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of load (default %(default)s)")
     parser.add_argument("--connections", type=int, default=64, help="concurrent connections (default %(default)s)")
     parser.add_argument("--processes", type=int, default=4, help="client processes sharing them (default %(default)s)")
-    parser.add_argument("--malformed", type=float, default=0.2, help="share of malformed requests (default %(default)s)")
-    parser.add_argument("--workers", type=int, default=cores(), help="WEB_CONCURRENCY (default: the cores, %(default)s)")
+    parser.add_argument(
+        "--malformed", type=float, default=0.2, help="share of malformed requests (default %(default)s)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=cores(), help="WEB_CONCURRENCY (default: the cores, %(default)s)"
+    )
     parser.add_argument("--worker-class", default=None, help="override gunicorn.conf.py's worker class")
     parser.add_argument("--threads", type=int, default=None, help="GUNICORN_THREADS (default: gunicorn.conf.py's)")
-    parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds of the same load first (default %(default)s)")
+    parser.add_argument(
+        "--warmup", type=float, default=3.0, help="unmeasured seconds of the same load first (default %(default)s)"
+    )
     parser.add_argument("--kill-worker", action="store_true", help="SIGKILL one worker during the load")
-    parser.add_argument("--kill-at", type=float, default=0.4, help="when, as a fraction of the duration (default %(default)s)")
+    parser.add_argument(
+        "--kill-at", type=float, default=0.4, help="when, as a fraction of the duration (default %(default)s)"
+    )
     parser.add_argument("--drain-lead", type=float, default=1.0,
                         help="SIGTERM the master this many seconds before the load ends (default %(default)s)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=20260922, help="seed of the mix (default %(default)s)")
@@ -210,7 +239,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             code, took = server.terminate(timeout=graceful + 30)
             events["exit"], events["drain"] = code, took
 
-        result = run_mixed_load(server.port, checked, args.duration, args.connections, args.processes, args.seed, during)
+        result = run_mixed_load(
+            server.port, checked, args.duration, args.connections, args.processes, args.seed, during
+        )
     return report(result, events, memory_before, args, graceful)
 
 
@@ -227,17 +258,25 @@ def report(result: MixedResult, events: dict[str, Any], memory_before: dict[int,
     after_term = [f for f in result.failures if f[0] >= sigterm]
     refused = [f for f in after_term if f[3] == CONNECT_FAILED]
     lost_in_drain = [f for f in after_term if f[3] != CONNECT_FAILED]
-    drained = [(k, s) for k, s, t, d in zip(result.kinds, result.statuses, result.starts, result.seconds) if t < sigterm <= t + d]
+    drained = [
+        (k, s)
+        for k, s, t, d in zip(result.kinds, result.statuses, result.starts, result.seconds)
+        if t < sigterm <= t + d
+    ]
 
     heading("Results")
     text, wrong = kinds_table(result)
     say(text)
     served = sum(1 for t, d in zip(result.starts, result.seconds) if t + d <= sigterm)
-    say(f"\n{len(result.seconds):,} answers, {served / (sigterm - start_at):,.0f} req/s before SIGTERM; "
-        f"{result.connects:,} connections opened; client CPU {result.client_cpu:.1f} s")
+    say(
+        f"\n{len(result.seconds):,} answers, {served / (sigterm - start_at):,.0f} req/s before SIGTERM; "
+        f"{result.connects:,} connections opened; client CPU {result.client_cpu:.1f} s"
+    )
     say(f"5xx answers: {result.fives}; answers with an unexpected status: {wrong}")
     say(f"dropped connections (request sent, no answer) outside the killed worker: {len(dropped)}")
-    for (label, reason, reused), n in Counter((result.requests[f[2]].label, f[3], f[4]) for f in dropped).most_common(12):
+    for (label, reason, reused), n in Counter((result.requests[f[2]].label, f[3], f[4]) for f in dropped).most_common(
+        12
+    ):
         say(f"  {n:,} x {label}: {reason}{' (reused connection)' if reused else ''}")
     ok &= result.fives == 0 and wrong == 0 and not dropped
 
@@ -254,12 +293,20 @@ def report(result: MixedResult, events: dict[str, Any], memory_before: dict[int,
     say(f"\ndrain: SIGTERM to the master at {sigterm - start_at:.2f} s, {args.drain_lead:g} s before the load ended; "
         f"master exited with {exit_code} after {drain:.2f} s (graceful_timeout {graceful} s)")  # fmt: skip
     say(f"  requests in flight at SIGTERM and answered: {len(drained)} {dict(statuses)}")
-    say(f"  requests in flight at SIGTERM and lost: {len(lost_in_drain)} {dict(Counter(f[3] for f in lost_in_drain)) or ''}".rstrip())
+    say(
+        f"  requests in flight at SIGTERM and lost: {len(lost_in_drain)} {dict(Counter(f[3] for f in lost_in_drain)) or ''}".rstrip()
+    )
     for when, started, kind, reason, reused in lost_in_drain[:10]:
         say(f"    {result.requests[kind].label}: sent {started - sigterm:+.3f} s from SIGTERM, {reason} at {when - sigterm:+.3f} s"
             f"{' (reused connection)' if reused else ' (new connection)'}")  # fmt: skip
     say(f"  connection attempts refused after SIGTERM (expected: nothing was sent): {len(refused):,}")
-    ok &= exit_code == 0 and drain is not None and drain < graceful and not lost_in_drain and all(s < 500 for s in statuses)
+    ok &= (
+        exit_code == 0
+        and drain is not None
+        and drain < graceful
+        and not lost_in_drain
+        and all(s < 500 for s in statuses)
+    )
 
     after = events.get("memory after", {})
     say("\nworker memory (RSS, MiB): after the warm-up -> at the end of the load")

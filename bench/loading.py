@@ -8,6 +8,7 @@ Each body is loaded ``--number`` times per pass, best of ``--repeats`` passes, g
 fast path must answer every documented request (it returns the same as ``load``: tests/api/test_loading.py);
 the ``speed-up`` column is ``load`` time over fast-path time. Figures are in bench/README.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,7 +51,9 @@ def main() -> int:
     parser.add_argument("--number", type=int, default=300, help="loads per pass (default 300)")
     parser.add_argument("--repeats", type=int, default=5, help="passes, the best counts (default 5)")
     args = parser.parse_args()
-    schemas = {s.__name__: s for game in GAMES for s in importlib.import_module(f"service.api.{game.module}").schemas_for(game)}
+    schemas = {
+        s.__name__: s for game in GAMES for s in importlib.import_module(f"service.api.{game.module}").schemas_for(game)
+    }
     rows, missed = [], []
     gc.disable()
     for path, name, body in documented_requests():

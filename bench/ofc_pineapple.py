@@ -5,6 +5,7 @@ Targets (checked within this one run; only ratios count on a shared machine):
   * rows evaluated from card strings at least as fast as treys from the same strings (Card.new + evaluate);
   * POST /v1/ofc-pineapple/hands/score at no less than 70% of GET /healthz's requests per second.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -62,14 +63,21 @@ def ours_public(row: ofc.Row):
 def ours_public_rules(row: ofc.Row, rules: object):
     """The public path under another rule set (its royalty tables, bound when the rules were built)."""
 
-    def bench_public(hands: Sequence[Sequence[str]], parse=parse_cards, evaluate=ofc.evaluate_row, row=row, rules=rules) -> None:
+    def bench_public(
+        hands: Sequence[Sequence[str]], parse=parse_cards, evaluate=ofc.evaluate_row, row=row, rules=rules
+    ) -> None:
         for hand in hands:
             evaluate(row, parse(hand), ("cards",), rules)
 
     return bench_public
 
 
-OTHER_RULE_SETS = [(f"{g.id}/{r.id}", r.rules) for g in GAMES for r in g.rule_sets if isinstance(r.rules, OfcRules) and r.rules is not ofc.HOUSE]
+OTHER_RULE_SETS = [
+    (f"{g.id}/{r.id}", r.rules)
+    for g in GAMES
+    for r in g.rule_sets
+    if isinstance(r.rules, OfcRules) and r.rules is not ofc.HOUSE
+]
 """Every OFC rule set of the registry but the default, timed beside it (target: within 10% of the default)."""
 RULE_SET_TARGET = 1.10
 
@@ -177,6 +185,7 @@ def stage_cases(hands: Sequence[Sequence[str]], row: ofc.Row) -> list[Case]:
         Case("whole public path", ours_public(row), hands),
     ]
     if TreysEvaluator is not None:
+
         def treys_new(hs, new=TreysCard.new):
             for h in hs:
                 [new(t) for t in h]
@@ -200,7 +209,9 @@ def inprocess(args: argparse.Namespace) -> dict[str, object]:
         (FAST, 3): Case(FAST, ours_fast, hands[3]),
         (TREYS, 5): Case(TREYS, treys_run(), hands[5], "" if TreysEvaluator else "treys not installed"),
         (TREYS, 3): Case(TREYS, None, hands[3], f"treys {no_5}: no 3-card evaluator"),
-        (PHEVAL, 5): Case(PHEVAL, phevaluator_run(), hands[5], "" if ph_evaluate_cards else "phevaluator not installed"),
+        (PHEVAL, 5): Case(
+            PHEVAL, phevaluator_run(), hands[5], "" if ph_evaluate_cards else "phevaluator not installed"
+        ),
         (PHEVAL, 3): Case(PHEVAL, None, hands[3], f"phevaluator {no_5}: no 3-card evaluator"),
     }
     for label, rules in OTHER_RULE_SETS:
@@ -217,7 +228,16 @@ def inprocess(args: argparse.Namespace) -> dict[str, object]:
     for name in (PUBLIC, *(f"{PUBLIC} [{label}]" for label, _ in OTHER_RULE_SETS), FAST, TREYS, PHEVAL):
         five, three = cases[(name, 5)], cases[(name, 3)]
         vs_treys = None if five.per_second is None or treys5 is None else five.per_second / treys5
-        rows.append([name, rate(five.per_second), us(five.micros), ratio_text(vs_treys), rate(three.per_second), us(three.micros)])
+        rows.append(
+            [
+                name,
+                rate(five.per_second),
+                us(five.micros),
+                ratio_text(vs_treys),
+                rate(three.per_second),
+                us(three.micros),
+            ]
+        )
     say()
     say(table(["evaluator", "5-card rows/s", "us/row", "vs treys", "3-card rows/s", "us/row"], rows))
     say("  'vs treys' = 5-card rows/s divided by treys' 5-card rows/s (>= 1.00x meets the target).")
@@ -230,9 +250,13 @@ def inprocess(args: argparse.Namespace) -> dict[str, object]:
     say("  [game/rule set]: the same public path under that rule set (rules passed explicitly); the default row")
     say("  is the house rules, called as before rule sets existed.")
     for label, _ in OTHER_RULE_SETS:
-        slowest = max((cases[(f"{PUBLIC} [{label}]", n)].micros or 0) / (cases[(PUBLIC, n)].micros or 1) for n in (5, 3))
-        say(f"TARGET {label} rows within {RULE_SET_TARGET - 1:.0%} of the default: {verdict(slowest <= RULE_SET_TARGET)} "
-            f"(slowest row size {slowest:.2f}x the default's time)")
+        slowest = max(
+            (cases[(f"{PUBLIC} [{label}]", n)].micros or 0) / (cases[(PUBLIC, n)].micros or 1) for n in (5, 3)
+        )
+        say(
+            f"TARGET {label} rows within {RULE_SET_TARGET - 1:.0%} of the default: {verdict(slowest <= RULE_SET_TARGET)} "
+            f"(slowest row size {slowest:.2f}x the default's time)"
+        )
     public_ratio = None if public5 is None or treys5 is None else public5 / treys5
     fast_ratio = None if fast5 is None or treys5 is None else fast5 / treys5
     say()
@@ -240,10 +264,14 @@ def inprocess(args: argparse.Namespace) -> dict[str, object]:
         say("TARGET rows >= treys: cannot be judged (treys missing)")
     else:
         slower = f"; treys is {1 / public_ratio:.1f}x faster per row" if public_ratio < 1 else ""
-        say(f"TARGET rows from strings >= treys (Card.new + evaluate): public path {verdict(public_ratio >= 1)} "
-            f"({ratio_text(public_ratio)}{slower})")
-        say(f"                                                        fast path   {verdict(fast_ratio >= 1)} "
-            f"({ratio_text(fast_ratio)})")  # type: ignore[operator]
+        say(
+            f"TARGET rows from strings >= treys (Card.new + evaluate): public path {verdict(public_ratio >= 1)} "
+            f"({ratio_text(public_ratio)}{slower})"
+        )
+        say(
+            f"                                                        fast path   {verdict(fast_ratio >= 1)} "
+            f"({ratio_text(fast_ratio)})"
+        )  # type: ignore[operator]
         if public_ratio < 1:
             say("  >>> our PUBLIC row evaluation (parse_cards + evaluate_row) is SLOWER than treys; profile below <<<")
     if args.profile == "always" or (args.profile == "auto" and public_ratio is not None and public_ratio < 1):
@@ -317,7 +345,11 @@ def profile_http(args: argparse.Namespace, requests: int = 2000) -> None:
     cases = common.wsgi_request_cases(create_app(), [healthz, score], requests)
     cases += [
         Case("json.loads(request body)", loop(lambda: json.loads(body)), items),
-        Case("fast_load(HandScoreRequest) (the compiled fast path, 39 cards)", loop(lambda: fast_load(schema, payload)), items),
+        Case(
+            "fast_load(HandScoreRequest) (the compiled fast path, 39 cards)",
+            loop(lambda: fast_load(schema, payload)),
+            items,
+        ),
         Case("HandScoreRequest().load (marshmallow, parses 39 cards)", loop(lambda: schema.load(payload)), items),
         Case("ofc.score_hand (3 boards, 3 matchups)", loop(lambda: ofc.score_hand(seats)), items),
         Case("api.hand_score (answer to dicts)", loop(lambda: api.hand_score(result)), items),
@@ -381,8 +413,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     heading("Summary")
     if "public_ratio" in summary and summary["public_ratio"] is not None:
         p, f = summary["public_ratio"], summary["fast_ratio"]
-        say(f"rows from strings vs treys: public path {ratio_text(p)} -> {verdict(p >= 1)}; "  # type: ignore[operator]
-            f"fast path {ratio_text(f)} -> {verdict(f >= 1)}")  # type: ignore[operator]
+        say(
+            f"rows from strings vs treys: public path {ratio_text(p)} -> {verdict(p >= 1)}; "  # type: ignore[operator]
+            f"fast path {ratio_text(f)} -> {verdict(f >= 1)}"
+        )  # type: ignore[operator]
     if summary.get("agreement"):
         say(f"WARNING: evaluators disagree: {summary['agreement']}")
     if "http_ratio" in summary:

@@ -5,6 +5,7 @@ Run: ``.venv/bin/python bench/ofc_rule_sets.py --before faf0878``. Targets (issu
 within 5% of the code before the rules became an argument; every other rule set within 10% of the default.
 Only the ratios mean anything on a shared machine.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,7 +33,9 @@ RULE_SETS = [(game.id, r.id, r.rules) for game in GAMES for r in game.rule_sets 
 def module_at(rev: str) -> ModuleType:
     """``service/rules/ofc_pineapple.py`` as it was at ``rev``, loaded beside today's (it imports today's
     shared modules: poker, cards and errors)."""
-    source = subprocess.run(["git", "show", f"{rev}:service/rules/ofc_pineapple.py"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    source = subprocess.run(
+        ["git", "show", f"{rev}:service/rules/ofc_pineapple.py"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
     spec = importlib.util.spec_from_loader("ofc_before", loader=None)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules["ofc_before"] = module
@@ -81,7 +84,12 @@ def best_micros(step: Callable[[], object], loops: int) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", help="a git revision whose ofc_pineapple.py is timed beside today's default")
-    parser.add_argument("--loops", type=int, default=100, help="calls per timed pass: short passes, so some fall between a neighbour's bursts")
+    parser.add_argument(
+        "--loops",
+        type=int,
+        default=100,
+        help="calls per timed pass: short passes, so some fall between a neighbour's bursts",
+    )
     parser.add_argument("--repeats", type=int, default=100, help="passes per cell, round-robin; the best counts")
     args = parser.parse_args(argv)
     columns: list[tuple[str, dict[str, Callable[[], object]]]] = []
@@ -114,7 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     for r in [header, ["-" * w for w in widths], *rows]:
         print("  ".join(str(cell).ljust(w) for cell, w in zip(r, widths)))
-    print(f"\n(x) = time / the default rule set's time in this run; Python {sys.version.split()[0]}, {args.loops:,} calls per pass, best of {args.repeats} passes")
+    print(
+        f"\n(x) = time / the default rule set's time in this run; Python {sys.version.split()[0]}, {args.loops:,} calls per pass, best of {args.repeats} passes"
+    )
     return 0
 
 

@@ -17,6 +17,7 @@ first as the floor. Two figures per operation:
 Memory: proportional set size (PSS: shared pages split among the processes sharing them; the rules tables
 are loaded once in the master and shared copy-on-write) of the master and each worker after the load.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,15 +51,23 @@ def endpoints() -> list[Endpoint]:
         for method, op in item.items():
             example = ROOT / "examples" / f"{op['operationId']}.json"
             if method == "post" and example.exists():
-                found.append(Endpoint.post_json(op["operationId"], path, json.loads(example.read_text(encoding="utf-8"))))
+                found.append(
+                    Endpoint.post_json(op["operationId"], path, json.loads(example.read_text(encoding="utf-8")))
+                )
     return found
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration", type=float, default=4.0, help="measured seconds per operation (default %(default)s)")
-    parser.add_argument("--warmup", type=float, default=0.5, help="unmeasured seconds per operation first (default %(default)s)")
-    parser.add_argument("--clients", type=int, default=2, help="client processes, one connection each (default %(default)s)")
+    parser.add_argument(
+        "--duration", type=float, default=4.0, help="measured seconds per operation (default %(default)s)"
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=0.5, help="unmeasured seconds per operation first (default %(default)s)"
+    )
+    parser.add_argument(
+        "--clients", type=int, default=2, help="client processes, one connection each (default %(default)s)"
+    )
     parser.add_argument("--workers", type=int, default=1, help="gunicorn WEB_CONCURRENCY (default %(default)s)")
     args = parser.parse_args()
 
@@ -100,7 +109,10 @@ def main() -> int:
     say(table(["operation", "path", "req/s measured", "server CPU ms/req", "req/s per core", "p50 ms", "p99 ms", "non-200/errors"],
               rows, "llrrrrrr"))  # fmt: skip
     say()
-    say("memory (PSS) after the load: " + ", ".join(f"{k} {v / 1024:.1f} MiB" if v else f"{k} n/a" for k, v in memory.items()))
+    say(
+        "memory (PSS) after the load: "
+        + ", ".join(f"{k} {v / 1024:.1f} MiB" if v else f"{k} n/a" for k, v in memory.items())
+    )
     return 0
 
 

@@ -12,6 +12,7 @@ Three parts, each skippable:
 
 Run: ``.venv/bin/python bench/solvers.py`` (``--help`` for the options).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,12 +58,30 @@ def inprocess(args: argparse.Namespace) -> None:
     for size, target in ((14, 250), (15, None), (16, None), (17, 1000)):
         deals = [rng.sample(DECK, size) for _ in range(args.deals)]
         ms = sorted(timed(lambda d=d: fantasyland.solve(d)) for d in deals)
-        rows.append([f"fantasyland/solve {size} cards", len(ms), f"{percentile(ms, 50):.1f}", f"{percentile(ms, 99):.1f}", f"{ms[-1]:.1f}", _target(ms, target)])
+        rows.append(
+            [
+                f"fantasyland/solve {size} cards",
+                len(ms),
+                f"{percentile(ms, 50):.1f}",
+                f"{percentile(ms, 99):.1f}",
+                f"{ms[-1]:.1f}",
+                _target(ms, target),
+            ]
+        )
     suggest.opponent_tables()  # loaded once per process, as the service does at its first request
     for size, target in ((13, 100), (17, 1000)):
         hands = [rng.sample(j13.GAME_DECK, size) for _ in range(args.deals)]
         ms = sorted(timed(lambda h=h: suggest.suggest(h)) for h in hands)
-        rows.append([f"arrangements/suggest {size} cards", len(ms), f"{percentile(ms, 50):.1f}", f"{percentile(ms, 99):.1f}", f"{ms[-1]:.1f}", _target(ms, target)])
+        rows.append(
+            [
+                f"arrangements/suggest {size} cards",
+                len(ms),
+                f"{percentile(ms, 50):.1f}",
+                f"{percentile(ms, 99):.1f}",
+                f"{ms[-1]:.1f}",
+                _target(ms, target),
+            ]
+        )
     say(f"seed {args.seed}; {args.deals} random deals per row; Joker Thirteen hands drawn from the 68-card deck")
     say(table(["operation", "deals", "p50", "p99", "max", "target p99"], rows))
 
@@ -86,7 +105,10 @@ def http(args: argparse.Namespace) -> None:
     healthz = results[0]
     say()
     say("requests/s as a share of GET /healthz's on the same server in the same run:")
-    rows = [[r.label, rate(r.per_second), ratio_text(r.per_second / healthz.per_second if healthz.per_second else None)] for r in results]
+    rows = [
+        [r.label, rate(r.per_second), ratio_text(r.per_second / healthz.per_second if healthz.per_second else None)]
+        for r in results
+    ]
     say(table(["endpoint", "req/s", "vs healthz"], rows))
 
 
@@ -95,7 +117,7 @@ def _naive_deal(seed: int) -> tuple[int, int]:
     rng = random.Random(seed)
     deck = list(j13.GAME_DECK)
     rng.shuffle(deck)
-    hands = [deck[17 * s: 17 * (s + 1)] for s in range(j13.PLAYERS)]
+    hands = [deck[17 * s : 17 * (s + 1)] for s in range(j13.PLAYERS)]
     others = [j13.Arrangement(*suggest.naive_arrangement(h)) for h in hands[1:]]
     best = suggest.suggest(hands[0], alternatives=0).best
     ours = j13.score_round([j13.Arrangement(best.head, best.middle, best.tail), *others]).players[0].total
@@ -116,16 +138,27 @@ def naive(args: argparse.Namespace) -> None:
     def mean_se(xs: Sequence[int]) -> str:
         return f"{statistics.fmean(xs):+.3f} ± {statistics.stdev(xs) / math.sqrt(len(xs)):.3f}"
 
-    say(f"seat 0 against three naive seats, scored by score_round (道 per deal, mean ± standard error); {time.perf_counter() - start:.0f} s")
-    say(table(["seat 0 arranges by", "mean score"], [["suggest", mean_se(ours)], ["naive", mean_se(theirs)], ["suggest - naive (same deals)", mean_se(diff)]]))
+    say(
+        f"seat 0 against three naive seats, scored by score_round (道 per deal, mean ± standard error); {time.perf_counter() - start:.0f} s"
+    )
+    say(
+        table(
+            ["seat 0 arranges by", "mean score"],
+            [["suggest", mean_se(ours)], ["naive", mean_se(theirs)], ["suggest - naive (same deals)", mean_se(diff)]],
+        )
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--deals", type=int, default=200, help="random deals per in-process row (default %(default)s)")
-    parser.add_argument("--naive-deals", type=int, default=10_000, help="deals of the naive comparison, 0 to skip (default %(default)s)")
-    parser.add_argument("--naive-workers", type=int, default=2, help="processes for the naive comparison (default %(default)s)")
+    parser.add_argument(
+        "--naive-deals", type=int, default=10_000, help="deals of the naive comparison, 0 to skip (default %(default)s)"
+    )
+    parser.add_argument(
+        "--naive-workers", type=int, default=2, help="processes for the naive comparison (default %(default)s)"
+    )
     parser.add_argument("--skip-inprocess", action="store_true")
     common.add_http_arguments(parser)
     args = parser.parse_args(argv)

@@ -7,6 +7,7 @@ arranged by ``naive_arrangement`` (strongest tail, strongest middle, strongest l
 strength is counted. The same arguments always write the same file (the deals are drawn in one process,
 in order; workers only arrange them). Run: ``.venv/bin/python scripts/build_joker_thirteen_tables.py``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,7 +59,10 @@ def main() -> int:
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"{args.out}: {args.deals} deals, distinct strengths " + ", ".join(f"{d.value} {len(counts[d])}" for d in j13.DUNS))
+    print(
+        f"{args.out}: {args.deals} deals, distinct strengths "
+        + ", ".join(f"{d.value} {len(counts[d])}" for d in j13.DUNS)
+    )
     return 0
 
 

@@ -44,6 +44,7 @@ Also here, because they are about HTTP before the app: gunicorn's own refusals (
 (``problem_bytes``); a client's ``SCRIPT_NAME`` header is ignored; an HTTP/1.1 request without exactly
 one ``Host`` is a 400 (RFC 9112, section 3.2); an ``HTTP/1.2`` request is answered as ``HTTP/1.1``.
 """
+
 from __future__ import annotations
 
 import errno
@@ -100,7 +101,7 @@ PROBLEM_TYPES = {
 }
 DETAILS = {
     408: "The request did not arrive in time: its headers within {header} s of its first byte, its body"
-         " within {body} s of its headers.",
+    " within {body} s of its headers.",
     431: "The request's headers are larger than {limit} bytes.",
     503: "The service was too busy to start this request within {timeout} s of its arrival; retry.",
 }
@@ -276,7 +277,7 @@ class ThreadWorker(GunicornThreadWorker):
                 conn.oversized = True
                 return self._dispatch(conn)
             if size == 0:  # the last chunk, then trailers up to an empty line
-                if front[line_end + 2:line_end + 4] == b"\r\n" or front.find(b"\r\n\r\n", line_end) >= 0:
+                if front[line_end + 2 : line_end + 4] == b"\r\n" or front.find(b"\r\n\r\n", line_end) >= 0:
                     return self._dispatch(conn)
                 conn.need = pos
                 return False
@@ -429,7 +430,9 @@ class ThreadWorker(GunicornThreadWorker):
             observability.CONNECTIONS_CLOSED.labels("expired").inc()
             log.warning("request expired in the queue", extra={"fields": {
                 "method": req.method, "path": req.path[:256], "status": 503, "pid": os.getpid()}})  # fmt: skip
-            conn.sock.sendall(problem_bytes(503, DETAILS[503].format(timeout=self.cfg.timeout), (("Retry-After", "1"),)))
+            conn.sock.sendall(
+                problem_bytes(503, DETAILS[503].format(timeout=self.cfg.timeout), (("Retry-After", "1"),))
+            )
             return False
         if req.version == (1, 1) and sum(name == "HOST" for name, _ in req.headers) != 1:
             conn.sock.sendall(problem_bytes(400, "An HTTP/1.1 request has exactly one Host header (RFC 9112, 3.2)."))

@@ -1,4 +1,5 @@
 """Shared fixtures: the app from its factory, a test client, and helpers to call the API."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -9,6 +9,7 @@ that did not come from a catalog (``uncatalogued``).
 makes it every app's test client, so every API test checks the answers it gets and response drift is caught by
 each test, not only by schemathesis' sampling.
 """
+
 from __future__ import annotations
 
 import re
@@ -40,7 +41,9 @@ def validator(pointer: str) -> jsonschema_rs.Draft202012Validator:
     """A validator (JSON Schema 2020-12, the dialect of OpenAPI 3.1) for the schema at ``pointer``, a JSON
     Pointer into openapi.yaml, its ``$ref``s resolved in the document. jsonschema-rs (schemathesis' own
     validator) checks an answer in microseconds, so every answer of every test can afford it."""
-    return jsonschema_rs.Draft202012Validator({"$ref": f"#{pointer}", "paths": SPEC["paths"], "components": SPEC["components"]})
+    return jsonschema_rs.Draft202012Validator(
+        {"$ref": f"#{pointer}", "paths": SPEC["paths"], "components": SPEC["components"]}
+    )
 
 
 def first_error(pointer: str, instance: Any) -> str | None:
@@ -168,11 +171,15 @@ def check_codes(method: str, path: str, response: TestResponse, body: Any, codes
     if response.status_code == 200 and isinstance(body, dict):
         answered = {v["code"] for v in body.get("violations") or []}
         if answered - set(codes.violations):
-            raise ContractViolation(f"{method} {path}: violation codes {answered - set(codes.violations)} not declared (rule_codes)")
+            raise ContractViolation(
+                f"{method} {path}: violation codes {answered - set(codes.violations)} not declared (rule_codes)"
+            )
     if response.status_code == 422:
         answered = {e["code"] for e in body["errors"]}
         if answered - set(codes.errors) - SCHEMA_CODES:
-            raise ContractViolation(f"{method} {path}: error codes {answered - set(codes.errors) - SCHEMA_CODES} not declared (rule_codes)")
+            raise ContractViolation(
+                f"{method} {path}: error codes {answered - set(codes.errors) - SCHEMA_CODES} not declared (rule_codes)"
+            )
 
 
 class ContractCheckingClient(FlaskClient):

@@ -1,4 +1,5 @@
 """The rules core is a library: nothing under service/rules imports the web layer."""
+
 from __future__ import annotations
 
 import ast

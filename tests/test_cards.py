@@ -1,4 +1,5 @@
 """The shared card notation: every accepted spelling, canonical output, precise errors."""
+
 from __future__ import annotations
 
 import pytest
@@ -32,7 +33,19 @@ def test_the_deck_has_52_distinct_canonical_cards():
 
 
 @pytest.mark.parametrize("rank", [*RANKS, "10", "t", "j", "q", "k", "a"])
-@pytest.mark.parametrize(("suit", "expected"), [("c", Suit.CLUBS), ("D", Suit.DIAMONDS), ("♥", Suit.HEARTS), ("♤", Suit.SPADES), ("♣", Suit.CLUBS), ("♢", Suit.DIAMONDS), ("H", Suit.HEARTS), ("s", Suit.SPADES)])
+@pytest.mark.parametrize(
+    ("suit", "expected"),
+    [
+        ("c", Suit.CLUBS),
+        ("D", Suit.DIAMONDS),
+        ("♥", Suit.HEARTS),
+        ("♤", Suit.SPADES),
+        ("♣", Suit.CLUBS),
+        ("♢", Suit.DIAMONDS),
+        ("H", Suit.HEARTS),
+        ("s", Suit.SPADES),
+    ],
+)
 def test_every_spelling_of_every_card(rank, suit, expected):
     value = RANKS.get(rank.upper(), 10)
     assert parse_card(rank + suit) == Card(value, expected)
@@ -73,7 +86,10 @@ def test_extra_copies_names_each_first_copy_beyond_the_allowance_with_its_place(
     hand = cards("As Kd As As Kd 2c")
     assert extra_copies(enumerate(hand)) == [(2, parse_card("As"), 1), (4, parse_card("Kd"), 1)]
     assert extra_copies(enumerate(hand), {parse_card("As"): 2}) == [(3, parse_card("As"), 2), (4, parse_card("Kd"), 1)]
-    assert extra_copies(enumerate(hand), {parse_card("Kd"): 2}, default_copies=0) == [(0, parse_card("As"), 0), (5, parse_card("2c"), 0)]
+    assert extra_copies(enumerate(hand), {parse_card("Kd"): 2}, default_copies=0) == [
+        (0, parse_card("As"), 0),
+        (5, parse_card("2c"), 0),
+    ]
 
 
 def test_repeated_lists_each_repeated_card_once():
@@ -97,8 +113,16 @@ def test_read_cards_is_parse_cards_on_plain_lists(texts, jokers, size):
 
 @pytest.mark.parametrize(
     ("texts", "jokers", "size"),
-    [(["As", "JK"], False, None), (["As", "Zz"], True, None), (["As", None], False, None), (["As", ["Kd"]], False, None),
-     (("As", "Kd"), False, None), ("As", False, None), (["As", "Kd"], False, 3), (None, False, None)],
+    [
+        (["As", "JK"], False, None),
+        (["As", "Zz"], True, None),
+        (["As", None], False, None),
+        (["As", ["Kd"]], False, None),
+        (("As", "Kd"), False, None),
+        ("As", False, None),
+        (["As", "Kd"], False, 3),
+        (None, False, None),
+    ],
 )
 def test_read_cards_declines_anything_else(texts, jokers, size):
     assert read_cards(texts, jokers=jokers, size=size) is None

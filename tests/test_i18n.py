@@ -2,12 +2,13 @@
 texts, Accept-Language is negotiated as documented (zh-CN's ranges too), the rule books' terms are used, and
 the same request in both languages answers the same JSON but for its human text, with Content-Language and
 Vary. The third language, zh-CN (data generated from zh-TW), has the same checks in tests/test_zh_cn.py."""
+
 from __future__ import annotations
 
 import ast
+import copy
 import importlib
 import pkgutil
-import copy
 import random
 import re
 import string
@@ -19,19 +20,17 @@ import yaml
 from flask import Flask
 from marshmallow import Schema, ValidationError, fields
 
+import service.rules
 from service.api import big_two as big_two_api
 from service.api import create_app, i18n, texts
 from service.api import joker_thirteen as joker_thirteen_api
 from service.api import ofc_pineapple as ofc_api
 from service.api.errors import SCHEMA_ERROR_CODES
 from service.api.limits import TOO_DEEP
-import service.rules
 from service.rules import big_two as b2
-from service.rules import big_two_plays, ofc_moves, ofc_outlook  # noqa: F401  (samples below)
+from service.rules import big_two_plays, games, messages, ofc_moves, ofc_outlook, ofc_rules, poker  # noqa: F401  (samples below)
 from service.rules import joker_thirteen as j13
-from service.rules import games, messages, poker
 from service.rules import ofc_pineapple as ofc
-from service.rules import ofc_rules
 from service.rules.cards import DECK, JOKER, NotationProblem, cards, parse_cards
 from service.rules.errors import InvalidInputError
 from service.rules.messages import CATALOG, EN, ZH_TW, Message, placeholders
@@ -65,7 +64,9 @@ ENTRIES = list(entries())
 def has_text(domain: str, code: str) -> bool:
     """The catalog has a text for ``code`` (any of its cases) in ``domain`` or where it falls back."""
     return any(
-        key == code or key.startswith(code + "/") for name in (domain, *messages.FALLBACK.get(domain, ())) for key in CATALOG[name]
+        key == code or key.startswith(code + "/")
+        for name in (domain, *messages.FALLBACK.get(domain, ()))
+        for key in CATALOG[name]
     )
 
 
@@ -109,7 +110,9 @@ def test_references_inside_templates_resolve():
         for template in entry.values():
             for _, _, spec, _ in string.Formatter().parse(template):
                 if spec in messages.REFERENCES:
-                    assert any(k.startswith(spec + ".") for k in messages.CATALOGS[domain][domain]), f"{domain}:{key} {spec}"
+                    assert any(k.startswith(spec + ".") for k in messages.CATALOGS[domain][domain]), (
+                        f"{domain}:{key} {spec}"
+                    )
 
 
 def test_catalog_sizes_per_game():
@@ -119,10 +122,12 @@ def test_catalog_sizes_per_game():
 
 # ---- every code the cores can emit has its text -----------------------------------------------------------
 
-RULES_MODULES = [importlib.import_module(f"service.rules.{m.name}") for m in pkgutil.iter_modules(service.rules.__path__)]
-CODE_REGISTRIES = [("cards", NotationProblem)] + list(dict.fromkeys(
-    (module.DOMAIN, registry) for module in RULES_MODULES for registry in getattr(module, "CODES", ())
-))
+RULES_MODULES = [
+    importlib.import_module(f"service.rules.{m.name}") for m in pkgutil.iter_modules(service.rules.__path__)
+]
+CODE_REGISTRIES = [("cards", NotationProblem)] + list(
+    dict.fromkeys((module.DOMAIN, registry) for module in RULES_MODULES for registry in getattr(module, "CODES", ()))
+)
 """Every code registry (``CODES``) of every rules module, with the catalog domain its texts live in."""
 
 
@@ -169,9 +174,15 @@ def test_the_cores_carry_keys_not_texts():
     renderers = []
     for path in RULES.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Attribute) and node.attr in ("render", "text") and getattr(node.value, "id", None) == "messages":
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in ("render", "text")
+                and getattr(node.value, "id", None) == "messages"
+            ):
                 renderers.append(f"{path.relative_to(RULES)}:{node.lineno}")
-    assert all(place.startswith(("errors.py:", "big_two/scoring.py:", "messages.py:")) for place in renderers), renderers
+    assert all(place.startswith(("errors.py:", "big_two/scoring.py:", "messages.py:")) for place in renderers), (
+        renderers
+    )
     assert len([p for p in renderers if p.startswith("big_two/scoring.py:")]) == 1  # Factor.reason
 
 
@@ -199,7 +210,11 @@ def big_two_sample(rng: random.Random, found: list) -> None:
         table = rng.sample(deck, rng.choice([1, 2, 3, 5]))
         collect(found, "big-two", b2.compare, table, picked)
         hand = rng.sample(deck, rng.randint(0, 14))
-        action = b2.Action.pass_() if rng.random() < 0.2 else b2.Action.play(rng.sample(hand, min(len(hand), rng.choice([1, 2, 5]))) if hand else [])
+        action = (
+            b2.Action.pass_()
+            if rng.random() < 0.2
+            else b2.Action.play(rng.sample(hand, min(len(hand), rng.choice([1, 2, 5]))) if hand else [])
+        )
         if rng.random() < 0.1:
             action = b2.Action(b2.ActionType.PASS, tuple(picked[:1]))
         shown = None if rng.random() < 0.3 else table + ([JOKER] if rng.random() < 0.05 else [])
@@ -219,7 +234,14 @@ def big_two_sample(rng: random.Random, found: list) -> None:
         collect(found, "big-two", b2.compare, cards(table_text), cards(play_text))
     for hand_text, table_text, kind, play_text in BIG_TWO_MOVES:
         action = b2.Action(b2.ActionType(kind), tuple(cards(play_text or "")))
-        collect(found, "big-two", b2.validate_move, cards(hand_text), None if table_text is None else cards(table_text), action)
+        collect(
+            found,
+            "big-two",
+            b2.validate_move,
+            cards(hand_text),
+            None if table_text is None else cards(table_text),
+            action,
+        )
     hands = [cards(" ".join(h)) for h in SLAM_DEAL]
     slam = [b2.Action(b2.ActionType(a["type"]), tuple(cards(" ".join(a.get("cards", [])))), a["seat"]) for a in SLAM]
     collect(found, "big-two", b2.validate_game, 10, hands, [*slam, b2.Action.pass_(1)])
@@ -241,8 +263,12 @@ def ofc_sample(rng: random.Random, found: list) -> None:
         round_ = rng.choice([1, 2, 3, 4, 5, ofc.FANTASYLAND_ROUND])
         board = ofc.Board(*(tuple(rng.sample(deck, rng.randint(0, n + 1))) for n in (3, 5, 5)))
         dealt = [rng.choice(deck) for _ in range(rng.randint(1, 17))]
-        placement = {r: tuple(rng.sample(dealt, min(len(dealt), rng.randint(0, 4)))) for r in ofc.ROWS if rng.random() < 0.6}
-        discard = rng.sample(dealt, min(len(dealt), rng.randint(0, 2))) + ([rng.choice(deck)] if rng.random() < 0.2 else [])
+        placement = {
+            r: tuple(rng.sample(dealt, min(len(dealt), rng.randint(0, 4)))) for r in ofc.ROWS if rng.random() < 0.6
+        }
+        discard = rng.sample(dealt, min(len(dealt), rng.randint(0, 2))) + (
+            [rng.choice(deck)] if rng.random() < 0.2 else []
+        )
         seen = rng.sample(deck, rng.randint(0, 3))
         collect(found, "ofc-pineapple", ofc.validate_move, board, round_, dealt, placement, discard, seen)
     collect(found, "ofc-pineapple", ofc.evaluate_row, ofc.TOP, cards("As Ks Qs Js"))
@@ -285,7 +311,9 @@ def ofc_sample(rng: random.Random, found: list) -> None:
 
 def ofc_action(body: dict[str, Any]) -> ofc.Action:
     placement = {ofc.Row(row): tuple(cards(" ".join(texts))) for row, texts in body["placement"].items()}
-    return ofc.Action(body["seat"], tuple(cards(" ".join(body["dealt"]))), placement, tuple(cards(" ".join(body["discard"]))))
+    return ofc.Action(
+        body["seat"], tuple(cards(" ".join(body["dealt"]))), placement, tuple(cards(" ".join(body["discard"])))
+    )
 
 
 def joker_thirteen_sample(rng: random.Random, found: list) -> None:
@@ -341,7 +369,9 @@ def test_the_sample_reaches_every_code(core_sample):
     assert not missing, "never emitted by the sample"
     keys = {(game, messages.message_key(*sample_text(item)[::2])) for game, item in core_sample}
     for game in GAMES:  # every case of every code too
-        unreached = [k for k in CATALOG[game] if "/" in k and not k.startswith(("label.", "factor.")) and (game, k) not in keys]
+        unreached = [
+            k for k in CATALOG[game] if "/" in k and not k.startswith(("label.", "factor.")) and (game, k) not in keys
+        ]
         assert not unreached, game
 
 
@@ -363,7 +393,9 @@ def test_every_label_the_cores_give_is_in_the_catalog():
         hand = rng.sample(list(DECK), 5)
         seen["ofc-pineapple"].add(ofc.evaluate_row(ofc.MIDDLE, hand).hand.label)
         seen["ofc-pineapple"].add(ofc.evaluate_row(ofc.TOP, hand[:3]).hand.label)
-        seen["joker-thirteen"].add(j13.evaluate_dun("tail", [*hand[:rng.randint(2, 5)], JOKER, JOKER, JOKER][:5]).label)
+        seen["joker-thirteen"].add(
+            j13.evaluate_dun("tail", [*hand[: rng.randint(2, 5)], JOKER, JOKER, JOKER][:5]).label
+        )
     for text in ("As Ks Qs Js Ts", "As Ad Ah Ac Ks", "As 2s 3s 4s 5s", "Kd Kh Kc 3s 3d"):
         seen["ofc-pineapple"].add(ofc.evaluate_row(ofc.MIDDLE, cards(text)).hand.label)
     for _, dun, text, *_ in [("", *row) for row in JOKER_TABLE]:
@@ -426,9 +458,15 @@ def test_chinese_uses_the_rule_books_terms(game, key, words):
 
 
 def test_dun_and_row_names_inside_messages():
-    assert messages.render("joker-thirteen", "wrong_head_size", {"dun": "head", "size": 3, "actual": 4}, ZH_TW).startswith("頭墩")
-    assert messages.render("joker-thirteen", "wrong_middle_size", {"dun": "middle", "size": 5, "actual": 4}, ZH_TW).startswith("中墩")
-    assert messages.render("joker-thirteen", "wrong_tail_size", {"dun": "tail", "size": 5, "actual": 6}, ZH_TW).startswith("尾墩")
+    assert messages.render(
+        "joker-thirteen", "wrong_head_size", {"dun": "head", "size": 3, "actual": 4}, ZH_TW
+    ).startswith("頭墩")
+    assert messages.render(
+        "joker-thirteen", "wrong_middle_size", {"dun": "middle", "size": 5, "actual": 4}, ZH_TW
+    ).startswith("中墩")
+    assert messages.render(
+        "joker-thirteen", "wrong_tail_size", {"dun": "tail", "size": 5, "actual": 6}, ZH_TW
+    ).startswith("尾墩")
     assert messages.render("ofc-pineapple", "row_overflow", {"row": "bottom", "size": 5}, ZH_TW).startswith("尾道")
     monsters = messages.render("big-two", "factor.monster_held", {"kinds": ["four_of_a_kind", "straight_flush"]}, ZH_TW)
     assert "鐵支、同花順" in monsters
@@ -436,8 +474,15 @@ def test_dun_and_row_names_inside_messages():
 
 def test_big_two_core_labels_come_from_the_catalog():
     assert b2.COMBINATION_LABELS[b2.Combination.DRAGON] == Message("big-two", "label.dragon")
-    assert [b2.COMBINATION_LABELS[b2.Combination.DRAGON].render(lang) for lang in messages.LANGUAGES] == ["Dragon", "一條龍", "一条龙"]
-    assert str(poker.LABELS[poker.Category.QUADS]) == "Four of a kind" and str(j13.TWO_PAIR_FLUSH_LABEL) == "Pair flush, two pairs"
+    assert [b2.COMBINATION_LABELS[b2.Combination.DRAGON].render(lang) for lang in messages.LANGUAGES] == [
+        "Dragon",
+        "一條龍",
+        "一条龙",
+    ]
+    assert (
+        str(poker.LABELS[poker.Category.QUADS]) == "Four of a kind"
+        and str(j13.TWO_PAIR_FLUSH_LABEL) == "Pair flush, two pairs"
+    )
 
 
 # ---- negotiation --------------------------------------------------------------------------------------------
@@ -514,7 +559,19 @@ def test_negotiation(header, expected):
 
 @pytest.mark.parametrize(
     "header",
-    ["zh-TW;q=2", "zh-TW;q=abc", "zh-TW;q=-1", "zh-TW;q=0.1234", "zh_TW", "中文", "zh-TW-toolongsubtag", ";;,,", "q=1", "zh-TW;q", "\x00"],
+    [
+        "zh-TW;q=2",
+        "zh-TW;q=abc",
+        "zh-TW;q=-1",
+        "zh-TW;q=0.1234",
+        "zh_TW",
+        "中文",
+        "zh-TW-toolongsubtag",
+        ";;,,",
+        "q=1",
+        "zh-TW;q",
+        "\x00",
+    ],
 )
 def test_unreadable_entries_are_skipped_never_an_error(header):
     assert i18n.negotiate(header) == "en"
@@ -543,7 +600,11 @@ def operation_examples() -> list[tuple[str, Any]]:
 
 
 def ofc_bodies() -> list[tuple[str, Any]]:
-    board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "3s"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
+    board = {
+        "top": ["Qh", "Qd", "2c"],
+        "middle": ["Ts", "Th", "7c", "7d", "3s"],
+        "bottom": ["Ah", "Jh", "8h", "6h", "4h"],
+    }
     out_of_turn = showdown_record(2)
     out_of_turn["actions"][0], out_of_turn["actions"][1] = out_of_turn["actions"][1], out_of_turn["actions"][0]
     dealt_twice = showdown_record()
@@ -552,7 +613,9 @@ def ofc_bodies() -> list[tuple[str, Any]]:
     fantasyland = showdown_record(0)
     fantasyland["players"][1] = {"fantasyland": {"active": True, "cards": 15}}
     fantasyland_wrong = copy.deepcopy(fantasyland)
-    fantasyland_wrong["actions"] = [{"seat": 1, "dealt": [*JIA["top"], *JIA["middle"], *JIA["bottom"], "2h"], "placement": JIA, "discard": ["2h"]}]
+    fantasyland_wrong["actions"] = [
+        {"seat": 1, "dealt": [*JIA["top"], *JIA["middle"], *JIA["bottom"], "2h"], "placement": JIA, "discard": ["2h"]}
+    ]
     fantasyland_first = copy.deepcopy(fantasyland)
     fantasyland_first["actions"] = [{"seat": 1, "dealt": ["As"], "placement": {"top": ["As"]}}]
     over = showdown_record()
@@ -580,12 +643,37 @@ def ofc_bodies() -> list[tuple[str, Any]]:
         (p + "boards/evaluate", {"board": {**board, "middle": ["Ts", "Th", "7c", "7d", "Qh"]}}),
         (p + "boards/evaluate", {"board": {"top": ["Qh"], "middle": [], "bottom": []}}),
         (p + "boards/evaluate", {"board": "none"}),
-        (p + "moves/validate", {"board": {"top": ["Kh", "Qh", "Jh"]}, "round": 2, "dealt": ["Ks", "7c", "2d"], "placement": {"top": ["Ks"], "bottom": ["7c"]}, "discard": ["2d"]}),
-        (p + "moves/validate", {"board": {"top": ["Kh"]}, "round": 1, "dealt": ["Ks", "Ks", "Kh", "2d"], "placement": {"top": ["Ks", "Qs"]}, "discard": ["Ks"], "seen": ["2d"]}),
-        (p + "moves/validate", {"board": {}, "round": "fantasyland", "dealt": ["Ks"] * 3, "placement": {}, "discard": []}),
+        (
+            p + "moves/validate",
+            {
+                "board": {"top": ["Kh", "Qh", "Jh"]},
+                "round": 2,
+                "dealt": ["Ks", "7c", "2d"],
+                "placement": {"top": ["Ks"], "bottom": ["7c"]},
+                "discard": ["2d"],
+            },
+        ),
+        (
+            p + "moves/validate",
+            {
+                "board": {"top": ["Kh"]},
+                "round": 1,
+                "dealt": ["Ks", "Ks", "Kh", "2d"],
+                "placement": {"top": ["Ks", "Qs"]},
+                "discard": ["Ks"],
+                "seen": ["2d"],
+            },
+        ),
+        (
+            p + "moves/validate",
+            {"board": {}, "round": "fantasyland", "dealt": ["Ks"] * 3, "placement": {}, "discard": []},
+        ),
         (p + "moves/validate", {"board": {}, "round": 6, "dealt": ["Ks"], "placement": {}}),
         (p + "hands/score", {"players": [{"board": JIA}, {"board": YI}, {"board": BING}]}),
-        (p + "hands/score", {"players": [{"board": JIA}, {"board": YI}, {"board": dict(BING, top=["Kd", "Qc", "6d"])}]}),
+        (
+            p + "hands/score",
+            {"players": [{"board": JIA}, {"board": YI}, {"board": dict(BING, top=["Kd", "Qc", "6d"])}]},
+        ),
         (p + "hands/score", {"players": [{"board": JIA}, {"board": YI}]}),
         (p + "hands/validate", showdown_record()),
         (p + "hands/validate", out_of_turn),
@@ -623,11 +711,49 @@ def joker_thirteen_bodies() -> list[tuple[str, Any]]:
         (p + "duns/evaluate", {"dun": "top", "cards": ["As", "Ks"]}),
         (p + "duns/compare", {"dun": "middle", "a": "9c 8d 7h 6s 5c".split(), "b": "JK 8d 7h 6s 5c".split()}),
         (p + "duns/compare", {"dun": "head", "a": ["As", "Ks", "Qs"], "b": ["As", "Ks", "Qs", "Js"]}),
-        (p + "arrangements/validate", {"hand": JOKER_HAND, "head": ["Qh", "Qd", "5c"], "middle": ["9c", "9d", "9h", "JK", "4s"], "tail": ["Ts", "Js", "Qs", "Ks", "As"]}),
-        (p + "arrangements/validate", {"head": ["9h", "9d", "Kc"], "middle": ["9c", "9s", "5d", "4h", "3c"], "tail": ["Ts", "Js", "Qs", "Ks", "JK"]}),
-        (p + "arrangements/validate", {"head": ["Ah", "Ad", "Ac"], "middle": ["9c", "9s", "5d", "4h", "3c"], "tail": ["2s", "3d", "4s", "5s", "7h"]}),
-        (p + "arrangements/validate", {"hand": JOKER_HAND[:16], "head": ["Qh", "Qd"], "middle": ["9c", "9d", "9h", "JK", "4s"], "tail": ["Ts", "Js", "Qs", "Ks", "Ah", "Ah"]}),
-        (p + "arrangements/validate", {"hand": JOKER_HAND, "head": ["Qh", "Qd", "Qd"], "middle": ["9c", "9d", "9h", "JK", "4s"], "tail": ["As", "As", "As", "Ks", "Qs"]}),
+        (
+            p + "arrangements/validate",
+            {
+                "hand": JOKER_HAND,
+                "head": ["Qh", "Qd", "5c"],
+                "middle": ["9c", "9d", "9h", "JK", "4s"],
+                "tail": ["Ts", "Js", "Qs", "Ks", "As"],
+            },
+        ),
+        (
+            p + "arrangements/validate",
+            {
+                "head": ["9h", "9d", "Kc"],
+                "middle": ["9c", "9s", "5d", "4h", "3c"],
+                "tail": ["Ts", "Js", "Qs", "Ks", "JK"],
+            },
+        ),
+        (
+            p + "arrangements/validate",
+            {
+                "head": ["Ah", "Ad", "Ac"],
+                "middle": ["9c", "9s", "5d", "4h", "3c"],
+                "tail": ["2s", "3d", "4s", "5s", "7h"],
+            },
+        ),
+        (
+            p + "arrangements/validate",
+            {
+                "hand": JOKER_HAND[:16],
+                "head": ["Qh", "Qd"],
+                "middle": ["9c", "9d", "9h", "JK", "4s"],
+                "tail": ["Ts", "Js", "Qs", "Ks", "Ah", "Ah"],
+            },
+        ),
+        (
+            p + "arrangements/validate",
+            {
+                "hand": JOKER_HAND,
+                "head": ["Qh", "Qd", "Qd"],
+                "middle": ["9c", "9d", "9h", "JK", "4s"],
+                "tail": ["As", "As", "As", "Ks", "Qs"],
+            },
+        ),
         (p + "arrangements/validate", {"head": ["Qh", "Qd", "5c"]}),
         (p + "rounds/score", {"players": worked_table()}),
         (p + "rounds/score", {"players": players}),
@@ -656,7 +782,14 @@ def big_two_bodies() -> list[tuple[str, Any]]:
         (p + "games/score", {**BIG_TWO_WORKED, "losers": losers}),
         (p + "games/score", {**BIG_TWO_WORKED, "winner": {"last_play": ["Ks", "Ah"], "grand_slam": False}}),
         (p + "games/score", {**BIG_TWO_WORKED, "winner": {"last_play": ["2s", "2h"], "grand_slam": True}}),
-        (p + "games/score", {**BIG_TWO_WORKED, "winner": {"last_play": ["3c", "3d", "3h", "3s", "4c"], "grand_slam": False}, "losers": [{"cards": ["5d"]}, {"cards": ["6d"]}, {"cards": ["7d"]}]}),
+        (
+            p + "games/score",
+            {
+                **BIG_TWO_WORKED,
+                "winner": {"last_play": ["3c", "3d", "3h", "3s", "4c"], "grand_slam": False},
+                "losers": [{"cards": ["5d"]}, {"cards": ["6d"]}, {"cards": ["7d"]}],
+            },
+        ),
         (p + "games/score", {**BIG_TWO_WORKED, "base": "10", "winner": {"last_play": [], "grand_slam": "no"}}),
         (p + "games/score", {**BIG_TWO_WORKED, "base": 0}),
         (p + "games/score", {**BIG_TWO_WORKED, "base": 10**9 + 1, "losers": [{"cards": ["4d"]}, {"cards": ["5d"]}]}),
@@ -789,7 +922,9 @@ def test_labels_in_traditional_chinese_over_http(client):
     def label(path: str, body: dict) -> str:
         return client.post(path, json=body, headers=ZH).get_json()["hand"]["label"]
 
-    assert label("/v1/ofc-pineapple/rows/evaluate", {"row": "middle", "cards": ["9s", "9h", "9d", "9c", "2s"]}) == "鐵支"
+    assert (
+        label("/v1/ofc-pineapple/rows/evaluate", {"row": "middle", "cards": ["9s", "9h", "9d", "9c", "2s"]}) == "鐵支"
+    )
     assert label("/v1/joker-thirteen/duns/evaluate", {"dun": "head", "cards": ["JK", "JK", "JK"]}) == "鬼三條"
     assert label("/v1/big-two/plays/classify", {"cards": "Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Jh Qs Kc".split()}) == "一條龍"
     assert label("/v1/big-two/plays/classify", {"cards": "9s 9h 9d 9c 3h".split()}) == "鐵支"
@@ -804,7 +939,12 @@ def problem_answers(client, app, headers: dict[str, str]) -> dict[int, Any]:
         400: client.post(path, data="{not json", content_type="application/json", headers=headers),
         404: client.get("/v1/no-such-game", headers=headers),
         405: client.get(path, headers=headers),
-        413: client.post(path, data="[" + " " * app.config["MAX_CONTENT_LENGTH"] + "]", content_type="application/json", headers=headers),
+        413: client.post(
+            path,
+            data="[" + " " * app.config["MAX_CONTENT_LENGTH"] + "]",
+            content_type="application/json",
+            headers=headers,
+        ),
         415: client.post(path, data="players=3", content_type="application/x-www-form-urlencoded", headers=headers),
         422: client.post(path, json={"players": []}, headers=headers),
     }
@@ -822,11 +962,16 @@ def test_problems_in_both_languages_with_headers(client, app):
         assert en_body["title"] == texts.text(f"title.{status}") and CJK.search(zh_body["title"])
         assert CJK.search(zh_body["detail"]) and not CJK.search(en_body["detail"]), status
     assert chinese[405].headers["Allow"] == english[405].headers["Allow"]
-    assert chinese[400].get_json()["detail"] == "請求內容不是有效的 JSON：這裡應該要有用雙引號括起來的屬性名稱，在第 1 行第 2 欄（字元位置 1）"
+    assert (
+        chinese[400].get_json()["detail"]
+        == "請求內容不是有效的 JSON：這裡應該要有用雙引號括起來的屬性名稱，在第 1 行第 2 欄（字元位置 1）"
+    )
 
 
 def test_too_deep_body_in_chinese(client):
-    response = client.post("/v1/big-two/plays/classify", data="[" * 40 + "]" * 40, content_type="application/json", headers=ZH)
+    response = client.post(
+        "/v1/big-two/plays/classify", data="[" * 40 + "]" * 40, content_type="application/json", headers=ZH
+    )
     body = response.get_json()
     assert response.status_code == 422 and "32 層" in body["detail"] and body["errors"][0]["message"] == body["detail"]
     assert Message("http", "detail.too_deep", {"depth": 32}) == TOO_DEEP  # limits.py carries the catalog's key
@@ -851,7 +996,17 @@ def test_too_many_problems_prefix_in_chinese(client):
     assert detail.startswith("共 12") and "只列出前 100 個" in detail
 
 
-@pytest.mark.parametrize(("path", "language"), [("/healthz", "zh-TW"), ("/v1/games", "zh-TW"), ("/openapi.json", "en"), ("/openapi.yaml", "en"), ("/docs", "en"), ("/metrics", "en")])
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("/healthz", "zh-TW"),
+        ("/v1/games", "zh-TW"),
+        ("/openapi.json", "en"),
+        ("/openapi.yaml", "en"),
+        ("/docs", "en"),
+        ("/metrics", "en"),
+    ],
+)
 def test_service_reads_say_their_language(client, path, language):
     response = client.get(path, headers=ZH)
     assert response.status_code == 200
@@ -861,12 +1016,18 @@ def test_service_reads_say_their_language(client, path, language):
 def test_games_list_describes_decks_in_chinese_but_keeps_ids_and_names(client):
     en = client.get("/v1/games").get_json()["games"]
     zh = client.get("/v1/games", headers=ZH).get_json()["games"]
-    assert [g["deck"]["description"] for g in zh] == [messages.text("games", f"games.{g['id']}.deck", ZH_TW) for g in en]
+    assert [g["deck"]["description"] for g in zh] == [
+        messages.text("games", f"games.{g['id']}.deck", ZH_TW) for g in en
+    ]
     for a, b in zip(en, zh):
         assert [CJK.search(r["description"]) is not None for r in b["rule_sets"]] == [True] * len(b["rule_sets"])
 
         def untranslated(g: dict) -> dict:
-            return {**g, "deck": {**g["deck"], "description": None}, "rule_sets": [{**r, "description": None} for r in g["rule_sets"]]}
+            return {
+                **g,
+                "deck": {**g["deck"], "description": None},
+                "rule_sets": [{**r, "description": None} for r in g["rule_sets"]],
+            }
 
         assert untranslated(a) == untranslated(b)
 
@@ -931,7 +1092,13 @@ def test_every_marshmallow_message_the_schemas_can_produce_carries_its_key():
      (fields.validate.Range(min=1, max=1000000000), "Must be greater than or equal to 1 and less than or equal to 1000000000.")],
 )  # fmt: skip
 def test_marshmallow_messages_keep_their_values(validator, english):
-    probe = "x" if isinstance(validator, fields.validate.OneOf) else [0] * 500 if isinstance(validator, fields.validate.Length) else 0
+    probe = (
+        "x"
+        if isinstance(validator, fields.validate.OneOf)
+        else [0] * 500
+        if isinstance(validator, fields.validate.Length)
+        else 0
+    )
     with pytest.raises(ValidationError) as error:
         validator([] if english.startswith("Shorter") else probe)
     message = error.value.messages[0]
@@ -952,7 +1119,11 @@ def test_a_schema_message_is_its_english_text_for_marshmallow():
 
 def test_spec_declares_accept_language_on_every_operation():
     parameter = SPEC["components"]["parameters"]["AcceptLanguage"]
-    assert (parameter["in"], parameter["name"], parameter.get("required", False)) == ("header", "Accept-Language", False)
+    assert (parameter["in"], parameter["name"], parameter.get("required", False)) == (
+        "header",
+        "Accept-Language",
+        False,
+    )
     ref = {"$ref": "#/components/parameters/AcceptLanguage"}
     for path, item in SPEC["paths"].items():
         for method, op in item.items():
@@ -960,7 +1131,11 @@ def test_spec_declares_accept_language_on_every_operation():
 
 
 def test_spec_declares_content_language_and_vary_on_answers():
-    assert SPEC["components"]["headers"]["Content-Language"]["schema"]["enum"] == list(messages.LANGUAGES) == ["en", "zh-TW", "zh-CN"]
+    assert (
+        SPEC["components"]["headers"]["Content-Language"]["schema"]["enum"]
+        == list(messages.LANGUAGES)
+        == ["en", "zh-TW", "zh-CN"]
+    )
     for path, item in SPEC["paths"].items():
         for method, op in item.items():
             for status, response in op["responses"].items():
@@ -991,5 +1166,8 @@ def test_every_json_decoder_message_has_its_key(body, key):
     with pytest.raises(json.JSONDecodeError) as error:
         json.loads(body)
     assert texts.decoder_message(error.value.msg) == (key, {})
-    assert texts.decoder_message("Invalid control character '\\x01' at") == ("invalid_control_character_named", {"char": "'\\x01'"})
+    assert texts.decoder_message("Invalid control character '\\x01' at") == (
+        "invalid_control_character_named",
+        {"char": "'\\x01'"},
+    )
     assert set(texts.DECODER_MESSAGES.values()) | set(texts.DECODER_NAMED.values()) == set(texts.JSON)

@@ -1,5 +1,6 @@
 """docs/rulings.md names the test that holds each ruling: every test and test file it names exists, so a
 renamed or deleted test cannot leave a ruling pointing at nothing."""
+
 from __future__ import annotations
 
 import re
@@ -8,7 +9,11 @@ from tests.conftest import ROOT
 
 RULINGS = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
 TEST_FILES = sorted((ROOT / "tests").rglob("*.py"))
-DEFINED = {name for path in TEST_FILES for name in re.findall(r"^\s*(?:async )?def (test_\w+)", path.read_text(encoding="utf-8"), re.M)}
+DEFINED = {
+    name
+    for path in TEST_FILES
+    for name in re.findall(r"^\s*(?:async )?def (test_\w+)", path.read_text(encoding="utf-8"), re.M)
+}
 
 
 def test_every_test_a_ruling_names_exists():

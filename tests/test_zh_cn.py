@@ -4,6 +4,7 @@ reviewed terms), no Traditional-only character survives, the mainland words land
 over HTTP the same requests as tests/test_i18n.py answer the same JSON in zh-CN but for the human text.
 
 The converter runs here (it is a test dependency); the service itself only reads the generated file."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -53,7 +54,9 @@ def load_generator() -> ModuleType:
 
 BUILD = load_generator()
 DATA: dict[str, dict[str, dict[str, str]]] = {
-    domain: entries for catalog in CATALOGS for domain, entries in json.loads(catalog.added_path(ZH_CN).read_text(encoding="utf-8"))["texts"].items()
+    domain: entries
+    for catalog in CATALOGS
+    for domain, entries in json.loads(catalog.added_path(ZH_CN).read_text(encoding="utf-8"))["texts"].items()
 }
 """Both data files (the games' and the HTTP layer's), by domain."""
 TERMS, PINS = BUILD.load_rules()
@@ -122,9 +125,13 @@ def test_the_file_is_package_data(catalog):
     """The image installs the package (not editable): the data files must be in it."""
     import tomllib
 
-    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+        "package-data"
+    ]
     path = catalog.added_path(ZH_CN)
-    assert any(fnmatch.fnmatchcase(path.name, p) for p in patterns[path.parent.relative_to(ROOT).as_posix().replace("/", ".")])
+    assert any(
+        fnmatch.fnmatchcase(path.name, p) for p in patterns[path.parent.relative_to(ROOT).as_posix().replace("/", ".")]
+    )
 
 
 # ---- mainland words: the terms table and the words that come through the conversion ---------------------------
@@ -173,7 +180,11 @@ zh-CN = "无"
     rules = tmp_path / "terms.toml"
     rules.write_text(BUILD.TERMS.read_text(encoding="utf-8") + pins, encoding="utf-8")
     data, warnings = BUILD.build(DRAFT, rules, of=texts.CATALOG)
-    assert data["texts"]["http"]["detail.internal"] == {ZH_TW: entry[ZH_TW], ZH_CN: "服务未能回答这个请求，错误已记录。", "pinned": True}
+    assert data["texts"]["http"]["detail.internal"] == {
+        ZH_TW: entry[ZH_TW],
+        ZH_CN: "服务未能回答这个请求，错误已记录。",
+        "pinned": True,
+    }
     assert data["texts"]["http"]["title.404"][ZH_CN] == DATA["http"]["title.404"][ZH_CN] == "找不到"
     assert [w.split(":")[0] for w in warnings] == ["stale pin http", "pin http"]
 
@@ -322,7 +333,9 @@ def test_labels_in_simplified_chinese_over_http(client):
     def label(path: str, body: dict) -> str:
         return client.post(path, json=body, headers=CN).get_json()["hand"]["label"]
 
-    assert label("/v1/ofc-pineapple/rows/evaluate", {"row": "middle", "cards": ["9s", "9h", "9d", "9c", "2s"]}) == "铁支"
+    assert (
+        label("/v1/ofc-pineapple/rows/evaluate", {"row": "middle", "cards": ["9s", "9h", "9d", "9c", "2s"]}) == "铁支"
+    )
     assert label("/v1/ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As"]}) == "一对"
     assert label("/v1/joker-thirteen/duns/evaluate", {"dun": "head", "cards": ["JK", "JK", "JK"]}) == "鬼三条"
     assert label("/v1/joker-thirteen/duns/evaluate", {"dun": "head", "cards": ["As", "Kd", "7c"]}) == "乌龙"
@@ -331,7 +344,13 @@ def test_labels_in_simplified_chinese_over_http(client):
 
 
 def test_a_violation_in_simplified_chinese(client):
-    body = {"board": {"top": ["Kh", "Qh", "Jh"]}, "round": 2, "dealt": ["Ks", "7c", "2d"], "placement": {"top": ["Ks"], "bottom": ["7c"]}, "discard": ["2d"]}
+    body = {
+        "board": {"top": ["Kh", "Qh", "Jh"]},
+        "round": 2,
+        "dealt": ["Ks", "7c", "2d"],
+        "placement": {"top": ["Ks"], "bottom": ["7c"]},
+        "discard": ["2d"],
+    }
     violations = client.post("/v1/ofc-pineapple/moves/validate", json=body, headers=CN).get_json()["violations"]
     assert [v["message"] for v in violations if v["code"] == "row_overflow"] == ["头道只能放 3 张，已经摆满"]
 
@@ -344,7 +363,10 @@ def test_problems_in_simplified_chinese(client, app):
         assert body["type"] == english[status].get_json()["type"]
         assert body["title"] == texts.text(f"title.{status}", ZH_CN) and not traditional(body["title"])
         assert CJK.search(body["detail"]) and not traditional(body["detail"]), (status, body["detail"])
-    assert chinese[400].get_json()["detail"] == "请求内容不是有效的 JSON：这里应该要有用双引号括起来的属性名称，在第 1 行第 2 列（字符位置 1）"
+    assert (
+        chinese[400].get_json()["detail"]
+        == "请求内容不是有效的 JSON：这里应该要有用双引号括起来的属性名称，在第 1 行第 2 列（字符位置 1）"
+    )
     assert chinese[404].get_json()["title"] == "找不到" and chinese[415].get_json()["title"] == "不支持的媒体类型"
 
 
@@ -355,7 +377,11 @@ def test_problems_in_simplified_chinese(client, app):
      ("zh-TW", "zh-TW"), ("zh-Hant", "zh-TW"), ("zh-HK", "zh-TW")],
 )  # fmt: skip
 def test_which_ranges_answer_in_zh_cn(client, header, language):
-    response = client.post("/v1/big-two/plays/classify", json={"cards": ["9s", "9h", "9d", "9c", "3h"]}, headers={"Accept-Language": header})
+    response = client.post(
+        "/v1/big-two/plays/classify",
+        json={"cards": ["9s", "9h", "9d", "9c", "3h"]},
+        headers={"Accept-Language": header},
+    )
     label = {"en": "Four of a kind", "zh-TW": "鐵支", "zh-CN": "铁支"}[language]
     assert (response.headers["Content-Language"], response.get_json()["hand"]["label"]) == (language, label)
 
@@ -365,11 +391,15 @@ def test_games_list_describes_decks_in_zh_cn(client):
     response = client.get("/v1/games", headers=CN)
     zh = response.get_json()["games"]
     assert response.headers["Content-Language"] == "zh-CN"
-    assert [g["deck"]["description"] for g in zh] == [messages.text("games", f"games.{g['id']}.deck", ZH_CN) for g in en]
+    assert [g["deck"]["description"] for g in zh] == [
+        messages.text("games", f"games.{g['id']}.deck", ZH_CN) for g in en
+    ]
     assert [g["deck"]["description"] for g in zh][0] == "一副 52 张扑克牌，没有鬼牌"
 
 
-@pytest.mark.parametrize(("path", "language"), [("/healthz", "zh-CN"), ("/openapi.json", "en"), ("/docs", "en"), ("/metrics", "en")])
+@pytest.mark.parametrize(
+    ("path", "language"), [("/healthz", "zh-CN"), ("/openapi.json", "en"), ("/docs", "en"), ("/metrics", "en")]
+)
 def test_service_reads_say_their_language_in_zh_cn(client, path, language):
     response = client.get(path, headers=CN)
     assert response.status_code == 200 and response.headers["Content-Language"] == language

@@ -1,4 +1,5 @@
 """The HTTP layer: parses requests, calls the rules core, shapes answers. ``create_app`` builds it."""
+
 from __future__ import annotations
 
 import importlib

@@ -1,4 +1,5 @@
 """HTTP layer of Taiwanese Big Two (``/v1/big-two``): request schemas beside the routes they serve."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +9,15 @@ from marshmallow import fields, validate
 
 from service.api import i18n
 from service.api.common import (
-    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, violation, rule_codes,
+    StrictBoolean,
+    StrictInteger,
+    StrictSchema,
+    answer,
+    card_list,
+    hand_value,
+    load_body,
+    rule_codes,
+    violation,
 )  # fmt: skip
 from service.rules import big_two as b2
 from service.rules import big_two_plays
@@ -240,7 +249,9 @@ LAST_PLAY_FAULTS = [code for code in InvalidPlay if code is not InvalidPlay.JOKE
 def games_score() -> Response:
     body = load_body(_score)
     winner = body["winner"]
-    return answer(game_score(b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], body["losers"], RULES)))
+    return answer(
+        game_score(b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], body["losers"], RULES))
+    )
 
 
 @blueprint.post("/games/validate")
@@ -262,7 +273,10 @@ def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
         "groups": [
             {
                 "combination": group.combination.value,
-                "plays": [{"cards": card_texts(p.cards), "monster": p.monster, "hand": hand_value(p.hand)} for p in group.plays],
+                "plays": [
+                    {"cards": card_texts(p.cards), "monster": p.monster, "hand": hand_value(p.hand)}
+                    for p in group.plays
+                ],
             }
             for group in result.groups
         ],

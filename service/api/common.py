@@ -1,4 +1,5 @@
 """What every game's HTTP layer shares: the card field, body parsing and the shapes of common answers."""
+
 from __future__ import annotations
 
 import json
@@ -18,7 +19,6 @@ from service.api.schema import CardField, CardList, StrictBoolean, StrictInteger
 from service.rules.cards import Card, card_texts  # noqa: F401 - card_texts re-exported for the games' answers
 from service.rules.errors import Violation, quoted
 from service.rules.hand_value import HandValue
-
 
 # --- arrays over their maxItems: refused before a single item is read ------------------------------------
 # marshmallow deserializes a List's items first and checks its Length after: a small body holding a long list
@@ -177,9 +177,17 @@ def malformed_json(error: json.JSONDecodeError) -> ApiProblem:
     found = texts.decoder_message(error.msg)
     if found is None:  # a message of a future decoder: shown as it is, inside a catalog text
         return ApiProblem(400, "detail.malformed_json", {"case": "other", "error": str(error)})
-    return ApiProblem(400, "detail.malformed_json", {
-        "case": "decode", "message": found, "line": error.lineno, "column": error.colno, "char": error.pos,
-    })
+    return ApiProblem(
+        400,
+        "detail.malformed_json",
+        {
+            "case": "decode",
+            "message": found,
+            "line": error.lineno,
+            "column": error.colno,
+            "char": error.pos,
+        },
+    )
 
 
 LARGE_BODY = 16 * 1024  # bytes; the contract's largest valid requests (a whole game record) are a few KiB
@@ -282,7 +290,9 @@ def rule_codes(domain: str, *, violations: Iterable[str] = (), errors: Iterable[
     contract is refused only for a reason in ``rules_only`` or ``lengths_by_rule_set``)."""
     codes = RuleCodes(domain, _codes(violations), _codes(errors), _codes(rules_only), tuple(lengths_by_rule_set))
     if not set(codes.rules_only) <= set(codes.errors):
-        raise ValueError(f"rules_only codes that are not errors of the route: {set(codes.rules_only) - set(codes.errors)}")
+        raise ValueError(
+            f"rules_only codes that are not errors of the route: {set(codes.rules_only) - set(codes.errors)}"
+        )
 
     def declare(view: View) -> View:
         view.rule_codes = codes  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ and exposes ``X-Request-ID``; a preflight (``OPTIONS`` with ``Access-Control-Req
 answer says ``Vary: Origin`` so no cache hands one origin's answer to another. An unlisted origin gets
 no CORS header at all, so the browser blocks the call. ``OPTIONS`` answers 204 with ``Allow``, never a body.
 """
+
 from __future__ import annotations
 
 from flask import Flask, Response, request

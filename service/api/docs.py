@@ -11,6 +11,7 @@ Everything the page loads comes from this service — deployments are often offl
   call other hosts are off (``validatorUrl: null``; no top bar to load another spec).
 - Only the assets the page uses are served, under ``/docs/assets/``; anything else there is a 404.
 """
+
 from __future__ import annotations
 
 from html import escape

@@ -1,4 +1,5 @@
 """One error handler for every HTTP failure: RFC 9457 problem+json, never HTML, never a stack trace."""
+
 from __future__ import annotations
 
 import json
@@ -66,7 +67,9 @@ class ApiProblem(HTTPException):
     """An HTTP failure: the key of its detail (``texts.HTTP``) with its parameters, and the JSON pointers of
     what caused it (each entry's ``message`` a ``Message``). The error handler renders both."""
 
-    def __init__(self, status: int, detail: str, params: dict[str, Any] | None = None, errors: list[dict[str, Any]] | None = None):
+    def __init__(
+        self, status: int, detail: str, params: dict[str, Any] | None = None, errors: list[dict[str, Any]] | None = None
+    ):
         super().__init__(detail)
         self.code = status
         self.detail = Message("http", detail, params or {})
@@ -123,7 +126,9 @@ def problem(status: int, detail: str, errors: list[dict[str, str]] | None = None
         "detail": detail,
         "errors": errors,
     }
-    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON)  # UTF-8, like every answer
+    return Response(
+        json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON
+    )  # UTF-8, like every answer
 
 
 def not_found_detail(path: str) -> str:
@@ -142,8 +147,12 @@ def not_found_detail(path: str) -> str:
     return i18n.text("detail.no_such_path", path=path[:200])
 
 
-WERKZEUG_DETAILS = {BadRequest: "detail.bad_request", NotFound: "detail.not_found",
-                    MethodNotAllowed: "detail.method_not_allowed", RequestEntityTooLarge: "detail.too_large"}
+WERKZEUG_DETAILS = {
+    BadRequest: "detail.bad_request",
+    NotFound: "detail.not_found",
+    MethodNotAllowed: "detail.method_not_allowed",
+    RequestEntityTooLarge: "detail.too_large",
+}
 """werkzeug's own description of a failure it raises outside our routes -> its ``http`` key."""
 
 
@@ -169,7 +178,9 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(InvalidInputError)
     def _impossible(error: InvalidInputError) -> Response:
-        errors = [{"pointer": pointer(p.path), "code": p.code, "message": i18n.problem_message(p)} for p in error.problems]
+        errors = [
+            {"pointer": pointer(p.path), "code": p.code, "message": i18n.problem_message(p)} for p in error.problems
+        ]
         return problem(422, i18n.join_errors("detail.impossible", errors), errors)
 
     @app.errorhandler(HTTPException)

@@ -28,6 +28,7 @@ key: a domain, a code and its parameters (a violation, an input problem, a hand'
 an ``ApiProblem``, a marshmallow message that keeps its key); ``render`` turns it into words once, in the
 negotiated language. Nothing is written in English first and recognised later.
 """
+
 from __future__ import annotations
 
 import re
@@ -116,7 +117,11 @@ def negotiate(header: str | None) -> str:
             if found is None or closeness > found[0] or (closeness == found[0] and q > found[1]):
                 best[language] = (closeness, q, position)
     ranked = sorted(
-        ((q, -position, -messages.LANGUAGES.index(language), language) for language, (_, q, position) in best.items() if q > 0),
+        (
+            (q, -position, -messages.LANGUAGES.index(language), language)
+            for language, (_, q, position) in best.items()
+            if q > 0
+        ),
         reverse=True,
     )
     return ranked[0][3] if ranked else EN
@@ -224,7 +229,12 @@ def join_errors(key: str, errors: Iterable[Mapping[str, str]], lang: str | None 
     """A 422's ``detail``: ``key``'s text around every error as ``pointer: message``."""
     lang = lang or language()
     listed = messages.MESSAGE_SEPARATOR[lang].join(
-        render("http", "detail.error" if e["pointer"] else "detail.error_root", {"pointer": e["pointer"], "message": e["message"]}, lang)
+        render(
+            "http",
+            "detail.error" if e["pointer"] else "detail.error_root",
+            {"pointer": e["pointer"], "message": e["message"]},
+            lang,
+        )
         for e in errors
     )
     return text(key, lang, errors=listed)

@@ -3,6 +3,7 @@
 Cards here include the joker ``JK`` (any letter case); the deck holds every spade twice and 3 jokers, so
 "a card twice" is not a problem by itself: the rules core counts copies against ``DECK_COPIES``.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,11 +11,21 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
-from service.api.common import CardField, CardList, StrictInteger, StrictSchema, answer, hand_value, load_body, rule_codes, violation
+from service.api.common import (
+    CardField,
+    CardList,
+    StrictInteger,
+    StrictSchema,
+    answer,
+    hand_value,
+    load_body,
+    rule_codes,
+    violation,
+)
 from service.rules import joker_thirteen as j13
-from service.rules.games import Game, find_game
 from service.rules import joker_thirteen_suggest as suggest
 from service.rules.cards import NotationProblem, card_texts
+from service.rules.games import Game, find_game
 from service.rules.hand_value import HandValue
 from service.rules.joker_thirteen import DUNS, Arrangement, ArrangementViolation, Dun, ProblemCode
 
@@ -28,8 +39,11 @@ MAX_HAND = len(j13.GAME_DECK)  # a hand of the wrong size is a violation; no han
 
 # --- the card lists: jokers allowed ------------------------------------------------------------------
 
+
 def joker_cards(min_items: int, max_items: int, **kwargs: Any) -> fields.List:
-    length = validate.Length(equal=min_items) if min_items == max_items else validate.Length(min=min_items, max=max_items)
+    length = (
+        validate.Length(equal=min_items) if min_items == max_items else validate.Length(min=min_items, max=max_items)
+    )
     return CardList(CardField(jokers=True), validate=length, **kwargs)
 
 
@@ -69,7 +83,9 @@ class JokerThirteenScoredPlayer(StrictSchema):
 
 
 class JokerThirteenRoundScoreRequest(StrictSchema):
-    players = fields.List(fields.Nested(JokerThirteenScoredPlayer), required=True, validate=validate.Length(equal=j13.PLAYERS))
+    players = fields.List(
+        fields.Nested(JokerThirteenScoredPlayer), required=True, validate=validate.Length(equal=j13.PLAYERS)
+    )
 
 
 # --- arrangements/suggest (issue 14) ---
@@ -77,7 +93,9 @@ class JokerThirteenRoundScoreRequest(StrictSchema):
 
 class JokerThirteenSuggestRequest(StrictSchema):
     cards = joker_cards(min(suggest.HAND_SIZES), max(suggest.HAND_SIZES), required=True)
-    alternatives = StrictInteger(load_default=suggest.DEFAULT_ALTERNATIVES, validate=validate.Range(0, suggest.MAX_ALTERNATIVES))
+    alternatives = StrictInteger(
+        load_default=suggest.DEFAULT_ALTERNATIVES, validate=validate.Range(0, suggest.MAX_ALTERNATIVES)
+    )
 
 
 # --- end arrangements/suggest ---
@@ -143,7 +161,9 @@ ERRORS = (*NotationProblem, *ProblemCode, *ArrangementViolation)  # rounds/score
 # depends on the dun named, and the deck holds some cards more than once (the spades twice, three jokers),
 # so no list can be a set in the contract; where the cards come from (the hand) and 相公 are rules.
 @blueprint.post("/duns/evaluate")
-@rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_head_size", "wrong_middle_size", "wrong_tail_size"])
+@rule_codes(
+    j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_head_size", "wrong_middle_size", "wrong_tail_size"]
+)
 def duns_evaluate() -> Response:
     body = load_body(_dun_evaluate)
     dun = Dun(body["dun"])
@@ -151,7 +171,9 @@ def duns_evaluate() -> Response:
 
 
 @blueprint.post("/duns/compare")
-@rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_head_size", "wrong_middle_size", "wrong_tail_size"])
+@rule_codes(
+    j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_head_size", "wrong_middle_size", "wrong_tail_size"]
+)
 def duns_compare() -> Response:
     body = load_body(_dun_compare)
     dun = Dun(body["dun"])
@@ -163,7 +185,9 @@ def duns_compare() -> Response:
 @rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS)
 def arrangements_validate() -> Response:
     body = load_body(_arrangement_validate)
-    return answer(arrangement_result(j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"])))
+    return answer(
+        arrangement_result(j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"]))
+    )
 
 
 @blueprint.post("/rounds/score")

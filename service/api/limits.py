@@ -5,6 +5,7 @@ JSON nesting: no request of the contract nests deeper than a handful of levels, 
 32,000 arrays, and Python's JSON decoder stops with a RecursionError near 1,000. Any body nested deeper
 than ``MAX_JSON_DEPTH`` is a 422 with a clear detail, whatever its depth, before any schema sees it.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -55,7 +56,9 @@ def read_body(req: Request) -> bytes:
 
 
 def too_deep() -> ApiProblem:
-    return ApiProblem(422, TOO_DEEP.code, TOO_DEEP.params, [{"pointer": "", "code": TOO_DEEP_CODE, "message": TOO_DEEP}])
+    return ApiProblem(
+        422, TOO_DEEP.code, TOO_DEEP.params, [{"pointer": "", "code": TOO_DEEP_CODE, "message": TOO_DEEP}]
+    )
 
 
 def nesting_depth_exceeds(raw: bytes, body: Any, limit: int = MAX_JSON_DEPTH) -> bool:

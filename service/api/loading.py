@@ -12,6 +12,7 @@ every fault. So the fast path never answers differently from ``load``, only soon
 A field class the compiler does not know (a game's own field, such as a rule-set-dependent list) is read by
 its own ``deserialize``: still right, only not inlined.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -65,12 +66,24 @@ def _compile(schema: Schema) -> Reader:
         if field.allow_none:
             body.append(f"        loaded[{attribute!r}] = None if item is None else read{i}(item, value)")
         else:
-            body += ["        if item is None:", "            raise DECLINE", f"        loaded[{attribute!r}] = read{i}(item, value)"]
+            body += [
+                "        if item is None:",
+                "            raise DECLINE",
+                f"        loaded[{attribute!r}] = read{i}(item, value)",
+            ]
         if field.required:
             body += ["    else:", "        raise DECLINE"]
         elif field.load_default is not missing:
-            body += ["    else:", f"        loaded[{attribute!r}] = default{i}{'()' if callable(field.load_default) else ''}"]
-    body += ["    try:", "        return build(loaded)", "    except ValidationError:", "        raise DECLINE from None"]
+            body += [
+                "    else:",
+                f"        loaded[{attribute!r}] = default{i}{'()' if callable(field.load_default) else ''}",
+            ]
+    body += [
+        "    try:",
+        "        return build(loaded)",
+        "    except ValidationError:",
+        "        raise DECLINE from None",
+    ]
     names["known"] = frozenset(known)
     exec("\n".join(body), names)  # noqa: S102 - source built above from the schema's own declarations
     return names["read_object"]  # type: ignore[no-any-return]
@@ -124,6 +137,7 @@ def _check_of(validator: Callable[[Any], Any]) -> Callable[[Any], bool]:
         except TypeError:  # unhashable choices: ask the validator
             pass
         else:
+
             def chosen(value: Any) -> bool:
                 try:
                     return value in choices

@@ -1,4 +1,5 @@
 """The service's own read-only resources: liveness, the list of games, the contract itself."""
+
 from __future__ import annotations
 
 import hashlib
@@ -19,6 +20,7 @@ from service.rules import messages
 
 blueprint = Blueprint("meta", __name__)
 
+
 def game_entry(game: registry.Game, language: str = messages.EN) -> dict[str, Any]:
     """One game of ``GET /v1/games``, from the registry."""
     low, high = game.players
@@ -28,7 +30,11 @@ def game_entry(game: registry.Game, language: str = messages.EN) -> dict[str, An
         "native_name": game.native_name,
         "rule_set": game.default.source,
         "players": {"min": low, "max": high},
-        "deck": {"cards": game.deck.cards, "jokers": game.deck.jokers, "description": messages.text("games", f"games.{game.id}.deck", language)},
+        "deck": {
+            "cards": game.deck.cards,
+            "jokers": game.deck.jokers,
+            "description": messages.text("games", f"games.{game.id}.deck", language),
+        },
         "base_path": game.base_path,
         "rule_sets": [rule_set_entry(game, r, language) for r in game.rule_sets],
     }

@@ -14,6 +14,7 @@ the server closes the response, so ``duration_ms`` includes sending it.
   and ``status``. Under gunicorn, ``gunicorn.conf.py`` sets ``PROMETHEUS_MULTIPROC_DIR`` before the app is
   imported and every worker writes there; ``/metrics`` adds all workers up, exited ones included.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -64,7 +65,9 @@ CONNECTIONS_CLOSED = Counter(
 )  # fmt: skip
 WORKER_TIMEOUTS = Counter("card_rules_worker_timeouts", "Workers killed for a request past the timeout.")
 REQUESTS_LOST = Counter("card_rules_requests_lost", "Requests in the application when their worker was killed.")
-WORKER_EXITS = Counter("card_rules_worker_exits", "Worker processes that exited (timeouts, crashes, recycling); each is replaced.")
+WORKER_EXITS = Counter(
+    "card_rules_worker_exits", "Worker processes that exited (timeouts, crashes, recycling); each is replaced."
+)
 
 
 def request_id_from(environ: dict[str, Any]) -> str:

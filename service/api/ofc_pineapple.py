@@ -6,6 +6,7 @@ it scores or evaluates, replace royalty tables (``"royalties"``). An answer to a
 says which rules it applied: ``rule_set`` and ``rules_digest`` (``OfcRules.digest``). An answer to a request
 that named neither is exactly what it was before rule sets existed.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,14 +18,22 @@ from marshmallow import ValidationError, fields, validate
 
 from service.api import texts
 from service.api.common import (
-    StrictBoolean, StrictInteger, StrictSchema, answer, card_list, hand_value, load_body, rule_codes, violation,
+    StrictBoolean,
+    StrictInteger,
+    StrictSchema,
+    answer,
+    card_list,
+    hand_value,
+    load_body,
+    rule_codes,
+    violation,
 )  # fmt: skip
 from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
 from service.rules.cards import DECK, NotationProblem, card_texts
 from service.rules.games import GAMES, Game, find_game
-from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.messages import Message
+from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
@@ -118,7 +127,18 @@ class RecordPlayer(StrictSchema):
     fantasyland = fantasyland_field()
 
 
-SHARED_SCHEMAS = [CompleteBoard, PartialBoard, BoardInPlay, Placement, FantasylandState, TopRoyalties, FiveCardRoyalties, RoyaltyTables, ScoredPlayer, RecordPlayer]
+SHARED_SCHEMAS = [
+    CompleteBoard,
+    PartialBoard,
+    BoardInPlay,
+    Placement,
+    FantasylandState,
+    TopRoyalties,
+    FiveCardRoyalties,
+    RoyaltyTables,
+    ScoredPlayer,
+    RecordPlayer,
+]
 
 
 # --- schemas of one game: its rule sets bound the rest ------------------------------------------------
@@ -130,7 +150,9 @@ class PlayerList(fields.List):
     message; the declared bound is the widest of the game's rule sets (the contract's)."""
 
     def __init__(self, inner: fields.Field, rule_sets: dict[str, OfcRules], default: OfcRules, **kwargs: Any):
-        widest = validate.Length(min=min(r.players[0] for r in rule_sets.values()), max=max(r.players[1] for r in rule_sets.values()))
+        widest = validate.Length(
+            min=min(r.players[0] for r in rule_sets.values()), max=max(r.players[1] for r in rule_sets.values())
+        )
         super().__init__(inner, validate=widest, **kwargs)
         self.checks = {name: self._length(rules) for name, rules in rule_sets.items()}
         self.default_check = self._length(default)
@@ -149,7 +171,9 @@ class PlayerList(fields.List):
         named = data.get("rule_set") if isinstance(data, dict) else None
         return self.checks.get(named, self.default_check) if type(named) is str else self.default_check
 
-    def fast_reader(self, reader_of: Callable[[fields.Field], Any], decline: Exception) -> Callable[[Any, Any], list[Any]]:
+    def fast_reader(
+        self, reader_of: Callable[[fields.Field], Any], decline: Exception
+    ) -> Callable[[Any, Any], list[Any]]:
         """service/api/loading.py's reader: the items' own, then the rule set's bound (or decline)."""
         item = reader_of(self.inner)
 
@@ -256,7 +280,9 @@ def effective_rules(game_rules: dict[str, OfcRules], default: OfcRules, body: di
     rules = game_rules[body["rule_set"]] if "rule_set" in body else default
     tables = body.get("royalties")
     if tables:
-        rules = _with_royalties(rules, tuple((row, tuple(sorted(table.items()))) for row, table in sorted(tables.items())))
+        rules = _with_royalties(
+            rules, tuple((row, tuple(sorted(table.items()))) for row, table in sorted(tables.items()))
+        )
     return rules
 
 
@@ -321,13 +347,23 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
 
 ERRORS = (*NotationProblem, *ProblemCode, "invalid_round")
 """The 422 ``errors`` codes of this game's operations, besides the request schema's."""
-RECORD_ONLY = {MoveViolation.RECORD_INCOMPLETE, MoveViolation.ACTION_AFTER_HAND_END, MoveViolation.OUT_OF_TURN, MoveViolation.CARD_DEALT_TWICE}
+RECORD_ONLY = {
+    MoveViolation.RECORD_INCOMPLETE,
+    MoveViolation.ACTION_AFTER_HAND_END,
+    MoveViolation.OUT_OF_TURN,
+    MoveViolation.CARD_DEALT_TWICE,
+}
 MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
 
 
 ERRORS = tuple(dict.fromkeys((*NotationProblem, *ProblemCode, "invalid_round")))
 """The 422 ``errors`` codes of the OFC operations, besides the request schema's."""
-RECORD_ONLY = {MoveViolation.RECORD_INCOMPLETE, MoveViolation.ACTION_AFTER_HAND_END, MoveViolation.OUT_OF_TURN, MoveViolation.CARD_DEALT_TWICE}
+RECORD_ONLY = {
+    MoveViolation.RECORD_INCOMPLETE,
+    MoveViolation.ACTION_AFTER_HAND_END,
+    MoveViolation.OUT_OF_TURN,
+    MoveViolation.CARD_DEALT_TWICE,
+}
 MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
 
 
@@ -350,7 +386,9 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     def rows_evaluate() -> Response:
         body = load_body(row_evaluate)
         rules = effective_rules(game_rules, default, body)
-        return answer(say_rules(body, rules, row_value(ofc.evaluate_row(Row(body["row"]), body["cards"], ("cards",), rules))))
+        return answer(
+            say_rules(body, rules, row_value(ofc.evaluate_row(Row(body["row"]), body["cards"], ("cards",), rules)))
+        )
 
     @bp.post("/rows/compare")
     @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
@@ -365,14 +403,18 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     def boards_evaluate() -> Response:
         body = load_body(board_evaluate)
         rules = effective_rules(game_rules, default, body)
-        return answer(say_rules(body, rules, board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules))))
+        return answer(
+            say_rules(body, rules, board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules)))
+        )
 
     @bp.post("/moves/validate")
     @rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=["invalid_round"])
     def moves_validate() -> Response:
         body = load_body(move_validate)
         rules = effective_rules(game_rules, default, body)
-        result = ofc.validate_move(body["board"], body["round"], body["dealt"], body["placement"], body["discard"], body["seen"], rules)
+        result = ofc.validate_move(
+            body["board"], body["round"], body["dealt"], body["placement"], body["discard"], body["seen"], rules
+        )
         return answer(say_rules(body, rules, {
             "legal": result.legal,
             "violations": [violation(v) for v in result.violations],
@@ -416,11 +458,15 @@ def legal_request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchem
     """The request schemas of ``game``'s moves/legal and boards/outlook, named ``prefix`` + name."""
     rule_set_ids = [r.id for r in game.rule_sets]
     most_dealt = max(deal.dealt for r in game.rule_sets for deal in r.rules.deals)
-    moves_legal = type(prefix + "MovesLegalRequest", (StrictSchema,), {
-        "board": fields.Nested(BoardInPlay, required=True),
-        "dealt": card_list(1, most_dealt, required=True),
-        "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
-    })
+    moves_legal = type(
+        prefix + "MovesLegalRequest",
+        (StrictSchema,),
+        {
+            "board": fields.Nested(BoardInPlay, required=True),
+            "dealt": card_list(1, most_dealt, required=True),
+            "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
+        },
+    )
     outlook = type(prefix + "OutlookRequest", (StrictSchema,), {
         "board": fields.Nested(BoardInPlay, required=True),
         "seen": card_list(0, 52, load_default=list),
@@ -441,7 +487,11 @@ def move_list(result: ofc_moves.MoveList) -> dict[str, Any]:
         "discarded": result.discarded,
         "count": len(result.moves),
         "moves": [
-            {"discard": card_texts(m.discard), "placement": board_cards(Board.of(m.placement)), "board": board_cards(m.board)}
+            {
+                "discard": card_texts(m.discard),
+                "placement": board_cards(Board.of(m.placement)),
+                "board": board_cards(m.board),
+            }
             for m in result.moves
         ],
     }
@@ -489,7 +539,13 @@ def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSc
         body = load_body(outlook_request)
         rules = effective_rules(game_rules, default, body)
         result = ofc_outlook.outlook(
-            body["board"], body["seen"], body["fantasyland"], limit=body["limit"], seed=body["seed"], samples=body["samples"], rules=rules
+            body["board"],
+            body["seen"],
+            body["fantasyland"],
+            limit=body["limit"],
+            seed=body["seed"],
+            samples=body["samples"],
+            rules=rules,
         )
         return answer(say_rules(body, rules, outlook_answer(result)))
 
@@ -504,7 +560,9 @@ def _prefix(game: Game) -> str:
 
 
 _GAMES = [game for game in GAMES if game.module == "ofc_pineapple"]
-SCHEMAS_BY_GAME = {game.id: {**request_schemas(game, _prefix(game)), **legal_request_schemas(game, _prefix(game))} for game in _GAMES}
+SCHEMAS_BY_GAME = {
+    game.id: {**request_schemas(game, _prefix(game)), **legal_request_schemas(game, _prefix(game))} for game in _GAMES
+}
 BLUEPRINTS = {game.id: make_blueprint(game, SCHEMAS_BY_GAME[game.id]) for game in _GAMES}
 for _game in _GAMES:
     add_legal_routes(BLUEPRINTS[_game.id], _game, SCHEMAS_BY_GAME[_game.id])
@@ -513,7 +571,11 @@ for _game in _GAMES:
 _PINEAPPLE = SCHEMAS_BY_GAME["ofc-pineapple"]
 RowEvaluateRequest, RowCompareRequest = _PINEAPPLE["RowEvaluateRequest"], _PINEAPPLE["RowCompareRequest"]
 BoardEvaluateRequest, MoveValidateRequest = _PINEAPPLE["BoardEvaluateRequest"], _PINEAPPLE["MoveValidateRequest"]
-HandScoreRequest, HandValidateRequest, RecordAction = _PINEAPPLE["HandScoreRequest"], _PINEAPPLE["HandValidateRequest"], _PINEAPPLE["RecordAction"]
+HandScoreRequest, HandValidateRequest, RecordAction = (
+    _PINEAPPLE["HandScoreRequest"],
+    _PINEAPPLE["HandValidateRequest"],
+    _PINEAPPLE["RecordAction"],
+)
 SCHEMAS = [*SHARED_SCHEMAS, *_PINEAPPLE.values()]
 """Every request schema of ofc-pineapple, for the test that compares them with openapi.yaml."""
 
@@ -540,8 +602,12 @@ blueprint = BLUEPRINTS["ofc-pineapple"]
 class FantasylandSolveRequest(StrictSchema):
     cards = card_list(min(ofc.FANTASYLAND_SIZES), MAX_DEALT, required=True)
     seen = card_list(0, len(DECK) - min(ofc.FANTASYLAND_SIZES), load_default=list)
-    stay_value = StrictInteger(load_default=fantasyland.DEFAULT_STAY_VALUE, validate=validate.Range(0, fantasyland.MAX_STAY_VALUE))
-    alternatives = StrictInteger(load_default=fantasyland.DEFAULT_ALTERNATIVES, validate=validate.Range(0, fantasyland.MAX_ALTERNATIVES))
+    stay_value = StrictInteger(
+        load_default=fantasyland.DEFAULT_STAY_VALUE, validate=validate.Range(0, fantasyland.MAX_STAY_VALUE)
+    )
+    alternatives = StrictInteger(
+        load_default=fantasyland.DEFAULT_ALTERNATIVES, validate=validate.Range(0, fantasyland.MAX_ALTERNATIVES)
+    )
     rule_set = fields.String(validate=validate.OneOf([r.id for r in find_game("ofc-pineapple").rule_sets]))
     royalties = fields.Nested(RoyaltyTables)
 
@@ -566,14 +632,18 @@ def fantasyland_setting(setting: fantasyland.Setting, dealt: int, rules: OfcRule
 
 
 @blueprint.post("/fantasyland/solve")
-@rule_codes(ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem), rules_only=["duplicate_card", "fantasyland_deal_size"])
+@rule_codes(
+    ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem), rules_only=["duplicate_card", "fantasyland_deal_size"]
+)
 def fantasyland_solve() -> Response:
     body = load_body(_fantasyland_solve)
     game = find_game("ofc-pineapple")
     rules = effective_rules({r.id: r.rules for r in game.rule_sets}, game.default.rules, body)
     dealt = body["cards"]
     fantasyland.check_deal(dealt, body["seen"], rules.fantasyland_sizes)
-    solution = fantasyland.solve(dealt, fantasyland.terms_of(rules), stay_value=body["stay_value"], alternatives=body["alternatives"])
+    solution = fantasyland.solve(
+        dealt, fantasyland.terms_of(rules), stay_value=body["stay_value"], alternatives=body["alternatives"]
+    )
     return answer(say_rules(body, rules, {
         "proven_optimal": True,
         "stay_value": body["stay_value"],

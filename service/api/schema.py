@@ -2,6 +2,7 @@
 core's arguments. A schema declares its fields and, in ``build``, the domain object it makes of them; both
 ``Schema.load`` (every fault reported) and the compiled fast path (``service/api/loading.py``) go through
 these declarations, so there is one description of each request shape besides ``openapi.yaml``."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -98,5 +99,3 @@ class StrictInteger(fields.Integer):
         if type(value) is float and value.is_integer():
             value = int(value)
         return super()._deserialize(value, attr, data, **kwargs)
-
-

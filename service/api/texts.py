@@ -10,6 +10,7 @@ parameters (``errors.ApiProblem``), marshmallow's messages are templates that ke
 (``SCHEMA_MESSAGES``, installed by ``install_schema_messages``) and the JSON decoder's ``msg`` is looked up
 as it is (``decoder_message``).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -169,10 +170,12 @@ HTTP: dict[str, Entry] = {
     "error.required": T("A required field is missing.", "缺少必填欄位。"),
     "error.null": T("null where a value is needed.", "這裡需要一個值，不能是 null。"),
     "error.wrong_type": T(
-        "A value of the wrong JSON type (a string for a number, an object for a list; at the pointer \"\", a body that is not an object).",
-        "JSON 型別錯誤（該是數字卻是字串、該是陣列卻是物件；指標為 \"\" 時：請求內容不是物件）。",
+        'A value of the wrong JSON type (a string for a number, an object for a list; at the pointer "", a body that is not an object).',
+        'JSON 型別錯誤（該是數字卻是字串、該是陣列卻是物件；指標為 "" 時：請求內容不是物件）。',
     ),
-    "error.wrong_length": T("A list with more or fewer items than the schema allows.", "陣列的項目數超出結構定義允許的範圍。"),
+    "error.wrong_length": T(
+        "A list with more or fewer items than the schema allows.", "陣列的項目數超出結構定義允許的範圍。"
+    ),
     "error.not_one_of": T("A value that is not one of the allowed values.", "值不是允許的選項之一。"),
     "error.out_of_range": T("A number outside its allowed range.", "數字超出允許的範圍。"),
     "error.invalid_value": T("A value the schema refuses.", "結構定義不接受這個值。"),
@@ -267,7 +270,7 @@ def decoder_message(msg: str) -> tuple[str, dict[str, Any]] | None:
         return key, {}
     for (prefix, suffix), key in DECODER_NAMED.items():
         if msg.startswith(prefix) and msg.endswith(suffix) and len(msg) > len(prefix) + len(suffix):
-            return key, {"char": msg[len(prefix):len(msg) - len(suffix)]}
+            return key, {"char": msg[len(prefix) : len(msg) - len(suffix)]}
     return None
 
 
@@ -384,5 +387,3 @@ def install_schema_messages() -> None:
 def schema_message(message: Any) -> Message | None:
     """The key of one marshmallow message, or None for a text that did not come from the catalog."""
     return message.message if isinstance(message, SchemaMessage) else None
-
-

@@ -16,6 +16,7 @@ Impossible input is refused whole (``InvalidInputError``, HTTP 422): a hand outs
 card twice in the hand or both in the hand and on the table, a table that is no play, a first lead without
 the 13 cards holding the 3 of clubs or with a table, a table's seat without the player's seat.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -108,15 +109,26 @@ def list_plays(
         kind = value.category
         groups.setdefault(kind, []).append(LegalPlay(cards, value, kind in _MONSTERS))
     leading = on_table is None
-    return PlayList(leading, not leading, on_table, tuple(PlayGroup(Combination(k), tuple(v)) for k, v in groups.items()))
+    return PlayList(
+        leading, not leading, on_table, tuple(PlayGroup(Combination(k), tuple(v)) for k, v in groups.items())
+    )
 
 
-def _check(held: tuple[Card, ...], table: Sequence[Card] | None, shown: tuple[Card, ...], table_seat: int | None, seat: int | None, first_lead: bool) -> None:
+def _check(
+    held: tuple[Card, ...],
+    table: Sequence[Card] | None,
+    shown: tuple[Card, ...],
+    table_seat: int | None,
+    seat: int | None,
+    first_lead: bool,
+) -> None:
     located = [(("hand", i), c) for i, c in enumerate(held)] + [(("table", "cards", i), c) for i, c in enumerate(shown)]
     problems: list[InputProblem] = []
     if not 1 <= len(held) <= HAND_SIZE:
         problems.append(problem(DOMAIN, ("hand",), b2.ProblemCode.WRONG_CARD_COUNT, case="hand", count=len(held)))
-    problems += [problem(DOMAIN, path, b2.ProblemCode.JOKER_NOT_ALLOWED, case="big_two") for path, c in located if c.is_joker]
+    problems += [
+        problem(DOMAIN, path, b2.ProblemCode.JOKER_NOT_ALLOWED, case="big_two") for path, c in located if c.is_joker
+    ]
     problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
     for name, value in (("seat", seat), ("table_seat", table_seat)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEATS):

@@ -5,6 +5,7 @@ Canonical form: rank ``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A`` then suit ``
 the suit symbols (``♣♦♥♠`` and their outline forms ``♧♢♡♤``). Every card is a singleton, so parsing is
 one dictionary look-up and cards compare by identity.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -237,6 +238,13 @@ def find_duplicates(
     points at the first copy too many, so a client sees exactly which entry to fix.
     """
     return [
-        problem(DOMAIN, path, NotationProblem.DUPLICATE_CARD, case="once" if allowed == 1 else "many", card=c.text, copies=allowed)
+        problem(
+            DOMAIN,
+            path,
+            NotationProblem.DUPLICATE_CARD,
+            case="once" if allowed == 1 else "many",
+            card=c.text,
+            copies=allowed,
+        )
         for path, c, allowed in extra_copies(located, copies, default_copies)
     ]

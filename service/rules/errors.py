@@ -9,10 +9,10 @@ Both carry a stable ``code``, the named ``params`` of its text and the catalog `
 a key, not words. The HTTP layer renders it once, in the client's language (``service/api/i18n.py``);
 ``message`` renders the English text on demand for a library caller. Build them with ``problem``/``violation``.
 """
+
 from __future__ import annotations
 
 import json
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -111,6 +111,8 @@ def problem(domain: str, path: Path, code: str, **params: Any) -> InputProblem:
     return InputProblem(path, str(code), params, domain)  # str: a StrEnum member answers as its plain value
 
 
-def violation(domain: str, code: str, cards: tuple[Card, ...] = (), index: int | None = None, **params: Any) -> Violation:
+def violation(
+    domain: str, code: str, cards: tuple[Card, ...] = (), index: int | None = None, **params: Any
+) -> Violation:
     """A ``Violation``: the catalog's text of ``code`` in ``domain`` with ``params``."""
     return Violation(str(code), domain, cards, index, params)

@@ -30,6 +30,7 @@ class found so far):
   4. A middle that shares a card with the bottom or ranks above it is skipped; the tops are the 3-card
      subsets of the 1-7 cards left, valued from step 1.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -71,7 +72,9 @@ class FantasylandTerms:
 
 def terms_of(rules: ofc.OfcRules) -> FantasylandTerms:
     """The solver's view of a rule set: its royalty tables and the rows (with their rungs) that stay."""
-    return FantasylandTerms(royalties=rules.royalty_by_row, stay_rungs={Row(row): rung for row, rung, _ in rules.stay_rungs})
+    return FantasylandTerms(
+        royalties=rules.royalty_by_row, stay_rungs={Row(row): rung for row, rung, _ in rules.stay_rungs}
+    )
 
 
 HOUSE_TERMS = terms_of(ofc.HOUSE)
@@ -102,8 +105,18 @@ def check_deal(dealt: Sequence[Card], seen: Sequence[Card] = (), sizes: Sequence
     them among the cards ``seen`` elsewhere (which must be different too)."""
     problems = []
     if len(dealt) not in sizes:
-        problems.append(problem(ofc.DOMAIN, ("cards",), SolveProblem.FANTASYLAND_DEAL_SIZE, sizes=", ".join(map(str, sizes)), actual=len(dealt)))
-    problems += find_duplicates([(("cards", i), c) for i, c in enumerate(dealt)] + [(("seen", i), c) for i, c in enumerate(seen)])
+        problems.append(
+            problem(
+                ofc.DOMAIN,
+                ("cards",),
+                SolveProblem.FANTASYLAND_DEAL_SIZE,
+                sizes=", ".join(map(str, sizes)),
+                actual=len(dealt),
+            )
+        )
+    problems += find_duplicates(
+        [(("cards", i), c) for i, c in enumerate(dealt)] + [(("seen", i), c) for i, c in enumerate(seen)]
+    )
     if problems:
         raise InvalidInputError(problems)
 
@@ -228,7 +241,9 @@ def solve(
     return Solution(settings[0], tuple(settings[1:]))
 
 
-def _setting(cards: Sequence[Card], masks: tuple[int, int, int], key: tuple[Any, ...], terms: FantasylandTerms, stay_value: int) -> Setting:
+def _setting(
+    cards: Sequence[Card], masks: tuple[int, int, int], key: tuple[Any, ...], terms: FantasylandTerms, stay_value: int
+) -> Setting:
     b_mask, m_mask, t_mask = masks
 
     def pick(mask: int) -> tuple[Card, ...]:
@@ -239,6 +254,9 @@ def _setting(cards: Sequence[Card], masks: tuple[int, int, int], key: tuple[Any,
     value, b_strength, m_strength, t_strength = key
     rows = (terms.royalties[TOP][t_strength], terms.royalties[MIDDLE][m_strength], terms.royalties[BOTTOM][b_strength])
     royalties = sum(rows)
-    stays = any(s[0] >= terms.stay_rungs.get(r, _NEVER) for r, s in ((TOP, t_strength), (MIDDLE, m_strength), (BOTTOM, b_strength)))
+    stays = any(
+        s[0] >= terms.stay_rungs.get(r, _NEVER)
+        for r, s in ((TOP, t_strength), (MIDDLE, m_strength), (BOTTOM, b_strength))
+    )
     discard = tuple(c for p, c in enumerate(cards) if not used >> p & 1)
     return Setting(board, discard, royalties, rows, stays, value, (t_strength, m_strength, b_strength))

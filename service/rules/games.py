@@ -7,6 +7,7 @@ A game names its rule sets; the first is its default (the authoritative rule boo
 ``rules`` is the frozen rules object its game's operations take as an argument (``OfcRules`` for the OFC
 games, ``BigTwoRules``, ``JokerThirteenRules``): every rule set of every game is one.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """``HandValue``: the one shape every game gives a hand (API.md "HandValue")."""
+
 from __future__ import annotations
 
 from typing import NamedTuple

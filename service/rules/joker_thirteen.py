@@ -22,6 +22,7 @@ Strength layout (``HandValue.strength``), rung first, ascending = stronger:
 A head uses the same rungs and layout with fewer kickers, so "head < middle, kickers included, a kicker
 the head lacks counting as smallest" is plain tuple comparison (a prefix is smaller).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -35,8 +36,8 @@ from itertools import combinations
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, extra_copies, find_duplicates
 from service.rules import messages
+from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, extra_copies, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue, winner
 
@@ -112,8 +113,10 @@ class ProblemCode(StrEnum):
 
     WRONG_PLAYER_COUNT = "wrong_player_count"
 
+
 CODES = (ArrangementViolation, ProblemCode)
 """Every code registry of this module's violations and problems (a test checks each code has its texts)."""
+
 
 @dataclass(frozen=True, slots=True)
 class JokerThirteenRules:
@@ -222,7 +225,9 @@ def _stand_ins(rank: int, need: int, held: Counter[Card]) -> list[Card]:
     return chosen
 
 
-def _hand(category: Category, tiebreak: Sequence[int], groups: Sequence[Group], label: messages.Message | None = None) -> HandValue:
+def _hand(
+    category: Category, tiebreak: Sequence[int], groups: Sequence[Group], label: messages.Message | None = None
+) -> HandValue:
     """The HandValue: strength is the category's rung then ``tiebreak``; jokers sit where they count."""
     cards: list[Card] = []
     resolved: list[Card] = []
@@ -402,7 +407,9 @@ def _five(reals: list[Card], jokers: int) -> HandValue:
     return _five_low(by_rank, jokers, held)
 
 
-def _straight(category: Category, high: int, by_rank: dict[int, list[Card]], held: Counter[Card], suit: Suit | None) -> HandValue:
+def _straight(
+    category: Category, high: int, by_rank: dict[int, list[Card]], held: Counter[Card], suit: Suit | None
+) -> HandValue:
     """A (straight) flush's ranks high to low; a joker takes each missing rank (in the flush's suit)."""
     groups: list[Group] = []
     for rank in _WINDOWS[high]:
@@ -539,10 +546,22 @@ def _size_violations(arrangement: Arrangement) -> Located:
     for dun in DUNS:
         cards = tuple(arrangement.dun(dun))
         if len(cards) != dun.size:
-            found.append(((dun.value,), violation(DOMAIN, f"wrong_{dun.value}_size", cards, dun=dun.value, size=dun.size, actual=len(cards))))
+            found.append(
+                (
+                    (dun.value,),
+                    violation(
+                        DOMAIN, f"wrong_{dun.value}_size", cards, dun=dun.value, size=dun.size, actual=len(cards)
+                    ),
+                )
+            )
     hand = arrangement.hand
     if hand is not None and len(hand) != HAND_SIZE:
-        found.append((("hand",), violation(DOMAIN, ArrangementViolation.WRONG_HAND_SIZE, tuple(hand), size=HAND_SIZE, actual=len(hand))))
+        found.append(
+            (
+                ("hand",),
+                violation(DOMAIN, ArrangementViolation.WRONG_HAND_SIZE, tuple(hand), size=HAND_SIZE, actual=len(hand)),
+            )
+        )
     return found
 
 
@@ -579,7 +598,9 @@ def _copy_violations(arrangement: Arrangement) -> Located:
             if n == 0:
                 found.append((path, violation(DOMAIN, ArrangementViolation.CARD_NOT_IN_HAND, (c,), card=c.text)))
             else:
-                found.append((path, violation(DOMAIN, ArrangementViolation.CARD_USED_TWICE, (c,), card=c.text, copies=n)))
+                found.append(
+                    (path, violation(DOMAIN, ArrangementViolation.CARD_USED_TWICE, (c,), card=c.text, copies=n))
+                )
     return found
 
 
@@ -588,9 +609,13 @@ def _order_violations(duns: Mapping[Dun, HandValue]) -> Located:
     head, middle, tail = (duns[d] for d in DUNS)
     found: Located = []
     if head.strength >= middle.strength:
-        found.append((("head",), violation(DOMAIN, ArrangementViolation.HEAD_NOT_BELOW_MIDDLE, head.cards + middle.cards)))
+        found.append(
+            (("head",), violation(DOMAIN, ArrangementViolation.HEAD_NOT_BELOW_MIDDLE, head.cards + middle.cards))
+        )
     if middle.strength > tail.strength:
-        found.append((("middle",), violation(DOMAIN, ArrangementViolation.MIDDLE_ABOVE_TAIL, middle.cards + tail.cards)))
+        found.append(
+            (("middle",), violation(DOMAIN, ArrangementViolation.MIDDLE_ABOVE_TAIL, middle.cards + tail.cards))
+        )
     return found
 
 
@@ -669,7 +694,13 @@ class RoundScore:
     matchups: tuple[Matchup, ...]
 
 
-def _settle(a: int, b: int, value_a: Mapping[Dun, HandValue], value_b: Mapping[Dun, HandValue], rules: JokerThirteenRules = GSCAS) -> Matchup:
+def _settle(
+    a: int,
+    b: int,
+    value_a: Mapping[Dun, HandValue],
+    value_b: Mapping[Dun, HandValue],
+    rules: JokerThirteenRules = GSCAS,
+) -> Matchup:
     """打槍 is "not losing any dun" (平手也算不輸); bonuses only for duns strictly won, never multiplied."""
     duns = {d: winner(value_a[d], value_b[d]) for d in DUNS}
     a_shoots = "b" not in duns.values()
@@ -695,9 +726,7 @@ def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
     if all(n <= copies(c, 1) for c, n in held.items()):
         return []  # the usual answer, counted in C; the paths are built only for a problem to report
     located = [
-        (("players", seat, *path), c)
-        for seat, arrangement in enumerate(players)
-        for path, c in _holding(arrangement)
+        (("players", seat, *path), c) for seat, arrangement in enumerate(players) for path, c in _holding(arrangement)
     ]
     return find_duplicates(located, copies=DECK_COPIES)
 
@@ -715,13 +744,11 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
     a card beyond the deck's copies across the table, an illegal (相公) arrangement.
     """
     if len(players) != PLAYERS:
-        raise InvalidInputError(problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players)))
+        raise InvalidInputError(
+            problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players))
+        )
     checked = [_check(arrangement) for arrangement in players]
-    problems = [
-        v.as_problem("players", seat, *path)
-        for seat, (found, _) in enumerate(checked)
-        for path, v in found
-    ]
+    problems = [v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found]
     if problems or (problems := _table_duplicates(players)):
         raise InvalidInputError(problems)
     values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated

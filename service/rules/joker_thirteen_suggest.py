@@ -33,6 +33,7 @@ How the search prunes (exact: a branch is cut only when no arrangement in it can
      Its middles (5 of the cards it leaves) are sorted by bound and the loop ends at the first one below.
   4. Heads are the 3-card subsets of the cards left (1 for 13 cards, 35 for 17), valued exactly.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -164,7 +165,9 @@ def naive_arrangement(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Car
     threes = dict(_subsets(cards, 3))
     full = (1 << n) - 1
     tail = max(fives, key=lambda m: (fives[m], m))
-    middles = sorted((m for m in fives if not m & tail and fives[m] <= fives[tail]), key=lambda m: (fives[m], m), reverse=True)
+    middles = sorted(
+        (m for m in fives if not m & tail and fives[m] <= fives[tail]), key=lambda m: (fives[m], m), reverse=True
+    )
     for middle in middles:
         rest = full ^ tail ^ middle
         heads = [h for h in threes if h & rest == h and threes[h] < fives[middle]]
@@ -285,7 +288,9 @@ def _prefix(values: Sequence[int], better: Callable[[int, int], bool]) -> list[i
     return out
 
 
-def suggest(hand: Sequence[Card], alternatives: int = DEFAULT_ALTERNATIVES, tables: OpponentTables | None = None) -> SuggestResult:
+def suggest(
+    hand: Sequence[Card], alternatives: int = DEFAULT_ALTERNATIVES, tables: OpponentTables | None = None
+) -> SuggestResult:
     """The best legal arrangement of ``hand`` (13 cards, or 17 of which 4 are discarded; checked by the
     caller with ``check_hand``) for the module's objective, and the next ``alternatives`` classes."""
     tables = tables or opponent_tables()
@@ -345,7 +350,9 @@ def suggest(hand: Sequence[Card], alternatives: int = DEFAULT_ALTERNATIVES, tabl
             continue
         # This tail's middles: 5 of the cards it leaves, strongest first.
         left = [bit for bit in bits if not bit & t_mask]
-        order = sorted([at for combo in combinations(left, 5) if (at := middle_at.get(sum(combo), -1)) <= j], reverse=True)
+        order = sorted(
+            [at for combo in combinations(left, 5) if (at := middle_at.get(sum(combo), -1)) <= j], reverse=True
+        )
         for jj in order:
             m_s, m_mask, m_a, m_w, m_b, i = middles[jj]
             if (t_a * best_p[jj] - t_lose * best_q[jj] + N2 * (t_b + best_r[jj]), t_s, m_s) < floor3:
@@ -356,7 +363,10 @@ def suggest(hand: Sequence[Card], alternatives: int = DEFAULT_ALTERNATIVES, tabl
                 if n == 13:
                     heads = [head_list[head_at[rest]]]
                 else:
-                    heads = [head_list[head_at[a + b + c]] for a, b, c in combinations([bit for bit in bits if bit & rest], 3)]
+                    heads = [
+                        head_list[head_at[a + b + c]]
+                        for a, b, c in combinations([bit for bit in bits if bit & rest], 3)
+                    ]
                     heads.sort(reverse=True)
                 heads_left[rest] = heads
             ta_ma = t_a * m_a
@@ -409,7 +419,20 @@ def _suggestion(cards: Sequence[Card], masks: tuple[int, int, int], exact: int, 
         shoot *= a / N
         shot *= (N - w) / N
     discarded = tuple(c for p, c in enumerate(cards) if not used >> p & 1)
-    return Suggestion(rows[Dun.HEAD], rows[Dun.MIDDLE], rows[Dun.TAIL], discarded, duns, exact / N**3, exact, win, tie, bonus, shoot, shot)
+    return Suggestion(
+        rows[Dun.HEAD],
+        rows[Dun.MIDDLE],
+        rows[Dun.TAIL],
+        discarded,
+        duns,
+        exact / N**3,
+        exact,
+        win,
+        tie,
+        bonus,
+        shoot,
+        shot,
+    )
 
 
 def category_of(s: Strength) -> Category:

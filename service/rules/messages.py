@@ -39,6 +39,7 @@ The Chinese words are each rule book's own: OFC 頭道/中道/尾道, 爆牌, �
 頭墩/中墩/尾墩, 相公, 正五枚, 鬼五枚, 對子同花, 鬼三條, 烏龍; Big Two 單張/對子/順子/葫蘆/鐵支/同花順,
 一條龍/一條青龍, 怪物, 起牌/跟牌, PASS, 大滿貫, 梅花 3 收尾, 老二收尾, 怪物收尾, 老二未出, 怪物未出.
 """
+
 from __future__ import annotations
 
 import json
@@ -203,17 +204,25 @@ OFC: dict[str, Entry] = {
         "這裡的范特西發牌是 {sizes} 張，不是 {actual} 張",
     ),
     # request schema
-    "invalid_round/five_and_fantasyland": T('round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'),
-    "invalid_round/rounds": T("round is a number from 1 to {rounds} (this rule set has no Fantasyland round)",
-                              "round 是 1 到 {rounds} 的數字（這套規則沒有范特西那一輪）"),
+    "invalid_round/five_and_fantasyland": T(
+        'round is 1, 2, 3, 4, 5 or "fantasyland"', 'round 是 1、2、3、4、5 或 "fantasyland"'
+    ),
+    "invalid_round/rounds": T(
+        "round is a number from 1 to {rounds} (this rule set has no Fantasyland round)",
+        "round 是 1 到 {rounds} 的數字（這套規則沒有范特西那一輪）",
+    ),
     # moves/legal, boards/outlook (service/rules/ofc_moves.py, ofc_outlook.py): impossible requests (422)
     "board_complete": T("the board is complete: no cards are dealt to it", "牌面已經擺滿，不會再發牌"),
     "board_between_rounds": T(
         "a board of {actual} cards is not at the start of a round",
         "牌面上有 {actual} 張牌，不是某一輪開始時的張數",
     ),
-    "deal_size": T("round {round} deals {expected} cards, not {actual}", "第 {round} 輪發 {expected} 張牌，不是 {actual} 張"),
-    "row_too_full": T("the {row} row holds at most {size} cards, not {actual}", "{row:term}最多 {size} 張，不是 {actual} 張"),
+    "deal_size": T(
+        "round {round} deals {expected} cards, not {actual}", "第 {round} 輪發 {expected} 張牌，不是 {actual} 張"
+    ),
+    "row_too_full": T(
+        "the {row} row holds at most {size} cards, not {actual}", "{row:term}最多 {size} 張，不是 {actual} 張"
+    ),
     "not_enough_cards": T(
         "{needed} more cards must come but only {unseen} are unseen",
         "還要再來 {needed} 張牌，但沒見過的牌只剩 {unseen} 張",
@@ -241,9 +250,15 @@ JOKER_THIRTEEN: dict[str, Entry] = {
     "term.middle": T("middle", "中墩"),
     "term.tail": T("tail", "尾墩"),
     # arrangements/validate (and, at rounds/score, the same texts as 422 causes)
-    "wrong_head_size": T("the {dun} holds exactly {size} cards, not {actual}", "{dun:term}剛好是 {size} 張，不是 {actual} 張"),
-    "wrong_middle_size": T("the {dun} holds exactly {size} cards, not {actual}", "{dun:term}剛好是 {size} 張，不是 {actual} 張"),
-    "wrong_tail_size": T("the {dun} holds exactly {size} cards, not {actual}", "{dun:term}剛好是 {size} 張，不是 {actual} 張"),
+    "wrong_head_size": T(
+        "the {dun} holds exactly {size} cards, not {actual}", "{dun:term}剛好是 {size} 張，不是 {actual} 張"
+    ),
+    "wrong_middle_size": T(
+        "the {dun} holds exactly {size} cards, not {actual}", "{dun:term}剛好是 {size} 張，不是 {actual} 張"
+    ),
+    "wrong_tail_size": T(
+        "the {dun} holds exactly {size} cards, not {actual}", "{dun:term}剛好是 {size} 張，不是 {actual} 張"
+    ),
     "wrong_hand_size": T("a hand holds {size} cards, not {actual}", "每人手牌是 {size} 張，不是 {actual} 張"),
     "too_many_copies": T(
         "{card} appears more often than the deck holds it ({copies})",
@@ -285,7 +300,9 @@ BIG_TWO: dict[str, Entry] = {
     "label.dragon": T("Dragon", "一條龍"),
     "label.green_dragon": T("Green dragon", "一條青龍"),
     # why some cards are no play (plays/classify; a loser's last play at games/score)
-    "wrong_card_count/play": T("a play has 1, 2, 5 or 13 cards, not {count}", "出牌只能是 1、2、5 或 13 張，不是 {count} 張"),
+    "wrong_card_count/play": T(
+        "a play has 1, 2, 5 or 13 cards, not {count}", "出牌只能是 1、2、5 或 13 張，不是 {count} 張"
+    ),
     "not_a_combination/two": T("two cards are a play only as a pair of one rank", "兩張牌只有同點數的對子才能出"),
     "not_a_combination/pair_and_singles": T(
         "a pair with three odd cards is not a combination",
@@ -325,11 +342,15 @@ BIG_TWO: dict[str, Entry] = {
     ),
     "joker_not_allowed/big_two": T("Big Two has no jokers", "大老二沒有鬼牌"),
     # moves/validate, games/validate
-    "leader_cannot_pass": T("the leader must play; only a follower may pass", "起牌時不能 PASS，一定要出牌；只有跟牌時可以 PASS"),
+    "leader_cannot_pass": T(
+        "the leader must play; only a follower may pass", "起牌時不能 PASS，一定要出牌；只有跟牌時可以 PASS"
+    ),
     "cards_with_pass": T("a pass plays no cards", "PASS 不出任何牌"),
     "empty_play": T("a play needs cards", "出牌至少要有一張牌"),
     "card_not_in_hand": T("{these} not in the hand", "{these} 不在手牌裡"),
-    "invalid_table": T("the table is not a valid play: {reasons:messages}", "桌面上的牌不是合法的牌型：{reasons:messages}"),
+    "invalid_table": T(
+        "the table is not a valid play: {reasons:messages}", "桌面上的牌不是合法的牌型：{reasons:messages}"
+    ),
     "dragon_needs_full_hand": T(
         "a dragon is played only from a complete 13-card hand",
         "一條龍只有在手牌還是完整 13 張時才能打",
@@ -377,7 +398,9 @@ BIG_TWO: dict[str, Entry] = {
     "factor.cards_left_tier/8-9": T("8-9 cards left", "剩 8–9 張"),
     "factor.cards_left_tier/0-7": T("7 or fewer cards left", "剩 7 張以下"),
     "factor.twos_held": T("{count} two(s) still held, x2 each", "老二未出：手上還有 {count} 張 2，每張 ×2"),
-    "factor.monster_held": T("can still form {kinds} (counted once)", "怪物未出：剩餘手牌還組得出{kinds:label}（只算一次）"),
+    "factor.monster_held": T(
+        "can still form {kinds} (counted once)", "怪物未出：剩餘手牌還組得出{kinds:label}（只算一次）"
+    ),
     "factor.grand_slam": T(
         "grand slam: the first player won and no one else played a card",
         "大滿貫：贏家是第一個出牌的人，其餘三家整局一張牌都沒出過",
@@ -400,11 +423,15 @@ BIG_TWO: dict[str, Entry] = {
     "wrong_player_count/seats": T("Big Two is dealt to 4 seats, not {count}", "大老二發給 4 個座位，不是 {count} 個"),
     "wrong_card_count/loser": T("a loser has 1 to 13 cards left, not {count}", "輸家剩 1 到 13 張牌，不是 {count} 張"),
     "wrong_card_count/seat": T("each seat is dealt 13 cards, not {count}", "每個座位發 13 張牌，不是 {count} 張"),
-    "wrong_card_count/hand": T("a Big Two hand has 1 to 13 cards, not {count}", "大老二的手牌是 1 到 13 張，不是 {count} 張"),
+    "wrong_card_count/hand": T(
+        "a Big Two hand has 1 to 13 cards, not {count}", "大老二的手牌是 1 到 13 張，不是 {count} 張"
+    ),
     "invalid_seat": T("a seat is 0-3, not {value}", "座位是 0-3，不是 {value}"),
     "unknown_action_type": T("{value} is not play or pass", "{value} 不是 play 或 pass"),
     # plays/legal (service/rules/big_two_plays.py): impossible situations (422)
-    "table_not_a_play": T("the table is not a valid play: {reasons:messages}", "桌面上的牌不是合法的牌型：{reasons:messages}"),
+    "table_not_a_play": T(
+        "the table is not a valid play: {reasons:messages}", "桌面上的牌不是合法的牌型：{reasons:messages}"
+    ),
     "first_lead_with_table": T("the game's first lead has no table to beat", "整局的第一手是起牌，桌面上沒有牌"),
     "first_lead_hand": T(
         "the game's first lead is made from a full 13-card hand holding the 3 of clubs",
@@ -445,7 +472,9 @@ GAMES: dict[str, Entry] = {
         "明牌十三張：2 到 4 人；先擺 5 張，之後八輪每輪發 1 張，不棄牌；擺烏龍（爆牌）的人被每位沒擺烏龍的玩家打槍；"
         "尾道牌型加分 2／4／6／8／10／20，中道加倍；沒有范特西（Fantasy Land）。",
     ),
-    "rule_sets.joker-thirteen.gscas": T("The house book of Joker Thirteen with an extra spade suit.", "鬼牌十三支加一色的本店規則書。"),
+    "rule_sets.joker-thirteen.gscas": T(
+        "The house book of Joker Thirteen with an extra spade suit.", "鬼牌十三支加一色的本店規則書。"
+    ),
     "rule_sets.big-two.taiwan": T("The house book of Taiwanese Big Two.", "台灣大老二的本店規則書。"),
     "games.joker-thirteen.deck": T(
         "52 cards, a second identical spade suit and 3 jokers",
@@ -493,7 +522,9 @@ class Catalog(Mapping[str, dict[str, Entry]]):
     domains its look-ups continue in; ``stem`` is the path of the added languages' data files without
     ``.<tag>.json`` (``service/rules/messages`` -> ``messages.zh-CN.json``)."""
 
-    def __init__(self, domains: Mapping[str, dict[str, Entry]], stem: Path, fallback: Mapping[str, tuple[str, ...]] | None = None):
+    def __init__(
+        self, domains: Mapping[str, dict[str, Entry]], stem: Path, fallback: Mapping[str, tuple[str, ...]] | None = None
+    ):
         self.domains = dict(domains)
         for domain in self.domains:
             if CATALOGS.setdefault(domain, self) is not self:
@@ -570,7 +601,9 @@ class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec in REFERENCES:
             items = value if isinstance(value, (list, tuple)) else (value,)
-            return LIST_SEPARATOR[self.language].join(self.catalog.text(self.domain, f"{format_spec}.{v}", self.language) for v in items)
+            return LIST_SEPARATOR[self.language].join(
+                self.catalog.text(self.domain, f"{format_spec}.{v}", self.language) for v in items
+            )
         if format_spec == "messages":
             return MESSAGE_SEPARATOR[self.language].join(
                 self.catalog.render(self.domain, code, params, self.language) for code, params in value

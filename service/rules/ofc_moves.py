@@ -13,6 +13,7 @@ boards, so the listing has one move per board. Canonical order: by the discarded
 ``tests/ofc_pineapple/test_moves_legal.py`` proves the listing equal to ``validate_move`` on every way of
 using the dealt cards (each to a row or to the discard) over exhaustive small cases.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -22,7 +23,6 @@ from functools import cache
 from itertools import combinations, product
 
 from service.rules import ofc_rules
-from service.rules.ofc_rules import HOUSE, OfcRules
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Path, problem
 from service.rules.ofc_pineapple import (
@@ -35,6 +35,7 @@ from service.rules.ofc_pineapple import (
     Board,
     Row,
 )
+from service.rules.ofc_rules import HOUSE, OfcRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +141,16 @@ def board_problems(board: Board, others: tuple[Card, ...], where: str) -> list[I
     problems: list[InputProblem] = list(find_duplicates(located))
     for r in ROWS:
         if len(board.row(r)) > r.size:
-            problems.append(problem(DOMAIN, ("board", r.value), MovesProblem.ROW_TOO_FULL, row=r.value, size=r.size, actual=len(board.row(r))))
+            problems.append(
+                problem(
+                    DOMAIN,
+                    ("board", r.value),
+                    MovesProblem.ROW_TOO_FULL,
+                    row=r.value,
+                    size=r.size,
+                    actual=len(board.row(r)),
+                )
+            )
     return problems
 
 
@@ -154,12 +164,13 @@ def _check(board: Board, dealt: tuple[Card, ...], schedule: Schedule) -> int:
         problems.append(problem(DOMAIN, ("board",), MovesProblem.BOARD_BETWEEN_ROUNDS, actual=on_board))
     elif len(dealt) != schedule.rounds[round_ - 1][0]:
         expected = schedule.rounds[round_ - 1][0]
-        problems.append(problem(DOMAIN, ("dealt",), MovesProblem.DEAL_SIZE, round=round_, expected=expected, actual=len(dealt)))
+        problems.append(
+            problem(DOMAIN, ("dealt",), MovesProblem.DEAL_SIZE, round=round_, expected=expected, actual=len(dealt))
+        )
     if problems:
         raise InvalidInputError(problems)
     assert round_ is not None
     return round_
-
 
 
 __all__ = ["CLASSIC", "PINEAPPLE", "Move", "MoveList", "MovesProblem", "Schedule", "board_problems", "legal_moves"]

@@ -30,6 +30,7 @@ pair, trips, full house, quads) followed by its ranks, most repeated and highest
 the adjacent rows whose upper value exceeds the lower's. It keeps made hands low on the board; it is a
 reference, not a strong player.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -47,7 +48,6 @@ from service.rules.cards import DECK, Card
 from service.rules.errors import InvalidInputError, problem
 from service.rules.hand_value import HandValue
 from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, board_problems, schedule_of
-from service.rules.ofc_rules import HOUSE, OfcRules
 from service.rules.ofc_pineapple import (
     BOTTOM,
     DOMAIN,
@@ -58,6 +58,7 @@ from service.rules.ofc_pineapple import (
     Fantasyland,
     Row,
 )
+from service.rules.ofc_rules import HOUSE, OfcRules
 
 DEFAULT_LIMIT = 50_000
 MAX_LIMIT = 200_000
@@ -164,7 +165,10 @@ def _levels(royalty: Callable[[Row, HandValue], int]) -> dict[Row, list[Level]]:
             points = royalty(row, hand)
             if points > 0:
                 found[row][_level_key(row, hand)] = points
-    return {row: sorted((Level(row, c, k, p) for (c, k), p in found[row].items()), key=lambda x: (x.royalty, x.category)) for row in ROWS}
+    return {
+        row: sorted((Level(row, c, k, p) for (c, k), p in found[row].items()), key=lambda x: (x.royalty, x.category))
+        for row in ROWS
+    }
 
 
 def _level_key(row: Row, hand: HandValue) -> tuple[str, int | None]:
@@ -230,8 +234,16 @@ def _fantasyland_search(options, by_key, answers, current, royalty, fantasyland_
     for tops in by_key[TOP].values():
         for middles in by_key[MIDDLE].values():
             for bottoms in by_key[BOTTOM].values():
-                t, m, b = options[TOP].hands[tops[-1]], options[MIDDLE].hands[middles[-1]], options[BOTTOM].hands[bottoms[-1]]
-                rows = {TOP: ofc.RowValue(t, royalty(TOP, t)), MIDDLE: ofc.RowValue(m, royalty(MIDDLE, m)), BOTTOM: ofc.RowValue(b, royalty(BOTTOM, b))}
+                t, m, b = (
+                    options[TOP].hands[tops[-1]],
+                    options[MIDDLE].hands[middles[-1]],
+                    options[BOTTOM].hands[bottoms[-1]],
+                )
+                rows = {
+                    TOP: ofc.RowValue(t, royalty(TOP, t)),
+                    MIDDLE: ofc.RowValue(m, royalty(MIDDLE, m)),
+                    BOTTOM: ofc.RowValue(b, royalty(BOTTOM, b)),
+                }
                 nxt = fantasyland_next(rows, False, current)
                 if nxt.qualifies and nxt.cards in judged:
                     judged[nxt.cards].append((tops, middles, bottoms))
@@ -254,16 +266,25 @@ def _fantasyland_search(options, by_key, answers, current, royalty, fantasyland_
 def _ordered_apart(options: dict[Row, _RowOptions]) -> bool:
     """Rows listed so far that cannot be in order in any completion (enough to prove a certain foul)."""
     pairs = ((TOP, MIDDLE), (MIDDLE, BOTTOM), (TOP, BOTTOM))
-    return any(upper in options and lower in options and options[upper].strengths[0] > options[lower].strengths[-1] for upper, lower in pairs)
+    return any(
+        upper in options and lower in options and options[upper].strengths[0] > options[lower].strengths[-1]
+        for upper, lower in pairs
+    )
 
 
 def _subset(options: _RowOptions, allowed: Sequence[int] | None) -> _RowOptions:
     if allowed is None:
         return options
-    return _RowOptions([options.strengths[i] for i in allowed], [options.masks[i] for i in allowed], [options.hands[i] for i in allowed])
+    return _RowOptions(
+        [options.strengths[i] for i in allowed],
+        [options.masks[i] for i in allowed],
+        [options.hands[i] for i in allowed],
+    )
 
 
-def _search(options: dict[Row, _RowOptions], first: Row, allowed: dict[Row, Sequence[int] | None], budget: _Budget) -> tuple[HandValue, HandValue, HandValue] | None | bool:
+def _search(
+    options: dict[Row, _RowOptions], first: Row, allowed: dict[Row, Sequence[int] | None], budget: _Budget
+) -> tuple[HandValue, HandValue, HandValue] | None | bool:
     """A completion (top, middle, bottom) that does not foul, each row one of its ``allowed`` completions
     (indices into its options, in strength order; None: any): the witness, False when none exists, None
     when the budget ran out. ``first`` is the row tried first (the asked one)."""
@@ -339,7 +360,9 @@ def outlook(
     empty = {r: r.size - len(board.row(r)) for r in ROWS}
     fl_counts = _fantasyland_counts(fantasyland, rules)
 
-    level_answers: dict[tuple[Row, str, int | None], bool | None] = {(level.row, level.category, level.rank): None for r in ROWS for level in levels[r]}
+    level_answers: dict[tuple[Row, str, int | None], bool | None] = {
+        (level.row, level.category, level.rank): None for r in ROWS for level in levels[r]
+    }
     fl_answers: dict[int, bool | None] = dict.fromkeys(fl_counts)
     nonfoul: bool | None = None
 
@@ -353,7 +376,11 @@ def outlook(
                 level_answers[key] = True
         if None not in fl_answers.values():
             return
-        rows = {TOP: ofc.RowValue(t, royalty(TOP, t)), MIDDLE: ofc.RowValue(m, royalty(MIDDLE, m)), BOTTOM: ofc.RowValue(b, royalty(BOTTOM, b))}
+        rows = {
+            TOP: ofc.RowValue(t, royalty(TOP, t)),
+            MIDDLE: ofc.RowValue(m, royalty(MIDDLE, m)),
+            BOTTOM: ofc.RowValue(b, royalty(BOTTOM, b)),
+        }
         nxt = fantasyland_next(rows, False, fantasyland)
         if nxt.qualifies and nxt.cards in fl_answers:
             fl_answers[nxt.cards] = True
@@ -396,17 +423,31 @@ def outlook(
     elif nonfoul is None:  # a row too large to list within the limit: witnesses from seeded random completions only
         _sample_witnesses(board, pool, budget, record)
     complete = nonfoul is not None and None not in level_answers.values() and None not in fl_answers.values()
-    level_list = tuple(LevelOutlook(level, level_answers[(level.row, level.category, level.rank)]) for r in ROWS for level in levels[r])
+    level_list = tuple(
+        LevelOutlook(level, level_answers[(level.row, level.category, level.rank)]) for r in ROWS for level in levels[r]
+    )
     fl_list = tuple(FantasylandOutlook(n, fl_answers[n]) for n in fl_counts)
     carlo = None if seed is None else monte_carlo(board, pool, seed, samples, schedule)
-    return Outlook(empty, len(pool), None if nonfoul is None else not nonfoul, level_list, fl_list, complete, budget.used if budget.left >= 0 else limit, limit, carlo)
+    return Outlook(
+        empty,
+        len(pool),
+        None if nonfoul is None else not nonfoul,
+        level_list,
+        fl_list,
+        complete,
+        budget.used if budget.left >= 0 else limit,
+        limit,
+        carlo,
+    )
 
 
 WITNESS_SEED = 14  # the sampler's fixed seed: part of the definition, so the answer is a function of the request
 WITNESS_COST = 10  # budget units per sampled completion (the draw, three hands valued, the witness recorded)
 
 
-def _sample_witnesses(board: Board, pool: Sequence[Card], budget: _Budget, record: Callable[[HandValue, HandValue, HandValue], None]) -> None:
+def _sample_witnesses(
+    board: Board, pool: Sequence[Card], budget: _Budget, record: Callable[[HandValue, HandValue, HandValue], None]
+) -> None:
     """Random completions (fixed seed) until the budget runs out; each one that does not foul is a witness.
     They can only prove "reachable": the questions they do not answer stay unsettled (None).
 
@@ -457,7 +498,9 @@ def _fantasyland_counts(current: Fantasyland, rules: OutlookRules) -> tuple[int,
     return rules.entry_counts
 
 
-def _check(board: Board, seen: tuple[Card, ...], fantasyland: Fantasyland, rules: OutlookRules, simulate: bool) -> list[Card]:
+def _check(
+    board: Board, seen: tuple[Card, ...], fantasyland: Fantasyland, rules: OutlookRules, simulate: bool
+) -> list[Card]:
     schedule = rules.schedule
     problems = board_problems(board, seen, "seen")
     on_board = len(board.cards())
@@ -474,7 +517,9 @@ def _check(board: Board, seen: tuple[Card, ...], fantasyland: Fantasyland, rules
     taken = set(board.cards()) | set(seen)
     pool = [c for c in DECK if c not in taken]
     if len(pool) < needed:
-        raise InvalidInputError(problem(DOMAIN, ("seen",), OutlookProblem.NOT_ENOUGH_CARDS, needed=needed, unseen=len(pool)))
+        raise InvalidInputError(
+            problem(DOMAIN, ("seen",), OutlookProblem.NOT_ENOUGH_CARDS, needed=needed, unseen=len(pool))
+        )
     return pool
 
 
@@ -539,7 +584,9 @@ def place_by_policy(board: Board, dealt: Sequence[Card], schedule: Schedule = PI
     return Board(*(rows[n] + best[n] for n in range(3)))
 
 
-def monte_carlo(board: Board, pool: Sequence[Card], seed: int, samples: int, schedule: Schedule = PINEAPPLE) -> MonteCarlo:
+def monte_carlo(
+    board: Board, pool: Sequence[Card], seed: int, samples: int, schedule: Schedule = PINEAPPLE
+) -> MonteCarlo:
     rng = random.Random(seed)
     deck = list(pool)
     fouls = 0
@@ -558,5 +605,20 @@ def monte_carlo(board: Board, pool: Sequence[Card], seed: int, samples: int, sch
     return MonteCarlo(seed, samples, fouls, p, sqrt(p * (1 - p) / samples) if samples else 0.0)
 
 
-
-__all__ = ["HOUSE_RULES", "OutlookRules", "DEFAULT_LIMIT", "MAX_LIMIT", "MAX_SAMPLES", "FantasylandOutlook", "Level", "LevelOutlook", "MonteCarlo", "Outlook", "OutlookProblem", "monte_carlo", "outlook", "place_by_policy", "policy_key"]
+__all__ = [
+    "HOUSE_RULES",
+    "OutlookRules",
+    "DEFAULT_LIMIT",
+    "MAX_LIMIT",
+    "MAX_SAMPLES",
+    "FantasylandOutlook",
+    "Level",
+    "LevelOutlook",
+    "MonteCarlo",
+    "Outlook",
+    "OutlookProblem",
+    "monte_carlo",
+    "outlook",
+    "place_by_policy",
+    "policy_key",
+]

@@ -4,6 +4,7 @@ Rows (top 3 cards, middle 5, bottom 5), the foul check (bottom >= middle >= top)
 entry and staying, move validation, the 3-player score and the replay of a whole hand record.
 Terms follow the rule book: row (道), foul (爆牌), royalty (獎分), scoop (全贏), Fantasyland (范特西).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -14,9 +15,9 @@ from typing import Any, NamedTuple
 
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates, repeated
-from service.rules.ofc_rules import HOUSE, OfcRules, Row
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue, winner
+from service.rules.ofc_rules import HOUSE, OfcRules, Row
 
 # The house rules' parameters under their old names; every operation takes ``rules`` (ofc_rules.OfcRules).
 PLAYERS = HOUSE.players[1]
@@ -85,7 +86,9 @@ class RowValue(NamedTuple):
 def _row_problem(row: Row, hand: Sequence[Card], path: Path) -> InvalidInputError:
     """Why ``hand`` cannot be valued as ``row``: a wrong size, or the first copy of each repeated card."""
     if len(hand) != row.size:
-        return InvalidInputError(problem(DOMAIN, path, ProblemCode.WRONG_ROW_SIZE, row=row.value, size=row.size, actual=len(hand)))
+        return InvalidInputError(
+            problem(DOMAIN, path, ProblemCode.WRONG_ROW_SIZE, row=row.value, size=row.size, actual=len(hand))
+        )
     return InvalidInputError(find_duplicates([(path + (i,), c) for i, c in enumerate(hand)]))
 
 
@@ -106,7 +109,9 @@ def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",), rules:
     return _new_tuple(RowValue, (value, rules.royalty_by_row[row][value.strength]))
 
 
-def compare_rows(row: Row, a: Sequence[Card], b: Sequence[Card], rules: OfcRules = HOUSE) -> tuple[str, RowValue, RowValue]:
+def compare_rows(
+    row: Row, a: Sequence[Card], b: Sequence[Card], rules: OfcRules = HOUSE
+) -> tuple[str, RowValue, RowValue]:
     """Which of two hands wins a row (``"a"``, ``"b"`` or ``"tie"``). The two may share cards: they are
     alternatives being weighed, not two boards on one table."""
     value_a = evaluate_row(row, a, ("a",), rules)
@@ -184,7 +189,9 @@ def foul_reasons(top: HandValue, middle: HandValue, bottom: HandValue) -> tuple[
     return tuple(reasons)
 
 
-def fantasyland_next(rows: Mapping[Row, RowValue], fouled: bool, current: Fantasyland, rules: OfcRules = HOUSE) -> FantasylandNext:
+def fantasyland_next(
+    rows: Mapping[Row, RowValue], fouled: bool, current: Fantasyland, rules: OfcRules = HOUSE
+) -> FantasylandNext:
     """Entry from a normal hand (the rule set's entry table: in the house rules top QQ/KK/AA/trips without
     fouling give 14/15/16/17 cards) or staying from a Fantasyland hand (no foul and one of the rule set's stay
     conditions: in the house rules top trips or bottom quads-or-better), with the rule set's stay count:
@@ -229,13 +236,24 @@ def check_board(board: Board, path: Path) -> None:
     problems: list[InputProblem] = []
     for r in ROWS:
         if len(board.row(r)) != r.size:
-            problems.append(problem(DOMAIN, path + (r.value,), ProblemCode.WRONG_ROW_SIZE, row=r.value, size=r.size, actual=len(board.row(r))))
+            problems.append(
+                problem(
+                    DOMAIN,
+                    path + (r.value,),
+                    ProblemCode.WRONG_ROW_SIZE,
+                    row=r.value,
+                    size=r.size,
+                    actual=len(board.row(r)),
+                )
+            )
     problems += find_duplicates([(path + (r.value, i), c) for r in ROWS for i, c in enumerate(board.row(r))])
     if problems:
         raise InvalidInputError(problems)
 
 
-def evaluate_board(board: Board, fantasyland: Fantasyland = Fantasyland(), path: Path = (), rules: OfcRules = HOUSE) -> BoardValue:
+def evaluate_board(
+    board: Board, fantasyland: Fantasyland = Fantasyland(), path: Path = (), rules: OfcRules = HOUSE
+) -> BoardValue:
     """A complete board's rows, foul, royalties (0 when fouled) and next-hand Fantasyland status.
 
     ``path`` locates the object holding ``board`` and ``fantasyland`` in the request, for errors."""
@@ -248,10 +266,20 @@ def evaluate_board(board: Board, fantasyland: Fantasyland = Fantasyland(), path:
         rows = {TOP: _row_value(top, 0), MIDDLE: _row_value(middle, 0), BOTTOM: _row_value(bottom, 0)}
         total = 0
     else:
-        top_royalty, middle_royalty, bottom_royalty = rules.top_royalty[top.strength], rules.middle_royalty[middle.strength], rules.bottom_royalty[bottom.strength]
-        rows = {TOP: _row_value(top, top_royalty), MIDDLE: _row_value(middle, middle_royalty), BOTTOM: _row_value(bottom, bottom_royalty)}
+        top_royalty, middle_royalty, bottom_royalty = (
+            rules.top_royalty[top.strength],
+            rules.middle_royalty[middle.strength],
+            rules.bottom_royalty[bottom.strength],
+        )
+        rows = {
+            TOP: _row_value(top, top_royalty),
+            MIDDLE: _row_value(middle, middle_royalty),
+            BOTTOM: _row_value(bottom, bottom_royalty),
+        }
         total = top_royalty + middle_royalty + bottom_royalty
-    return _new_tuple(BoardValue, (rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland, rules)))
+    return _new_tuple(
+        BoardValue, (rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland, rules))
+    )
 
 
 # --- moves -------------------------------------------------------------------------------------------
@@ -302,10 +330,21 @@ def validate_move(
     on_board = board.cards()
     if len(on_board) != board_before:
         where = {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
-        v.append(violation(DOMAIN, MoveViolation.BOARD_NOT_AT_ROUND, expected=board_before, actual=len(on_board), **where))
+        v.append(
+            violation(DOMAIN, MoveViolation.BOARD_NOT_AT_ROUND, expected=board_before, actual=len(on_board), **where)
+        )
     if deal_size is None or len(dealt) != deal_size:
         expected = _sizes_text(rules.fantasyland_sizes) if round_ == FANTASYLAND_ROUND else str(deal_size)
-        v.append(violation(DOMAIN, MoveViolation.WRONG_DEAL_SIZE, _distinct(dealt), case="round", expected=expected, actual=len(dealt)))
+        v.append(
+            violation(
+                DOMAIN,
+                MoveViolation.WRONG_DEAL_SIZE,
+                _distinct(dealt),
+                case="round",
+                expected=expected,
+                actual=len(dealt),
+            )
+        )
     v += _duplicates(MoveViolation.DUPLICATE_ON_BOARD, on_board)
     v += _duplicates(MoveViolation.DUPLICATE_IN_DEAL, dealt)
     already = [c for c in dealt if c in set(on_board)]
@@ -321,12 +360,26 @@ def validate_move(
     if not_dealt:
         v.append(violation(DOMAIN, MoveViolation.CARD_NOT_DEALT, _distinct(not_dealt)))
     if len(placed) != place_size:
-        v.append(violation(DOMAIN, MoveViolation.WRONG_PLACEMENT_SIZE, _distinct(placed), expected=place_size, actual=len(placed)))
+        v.append(
+            violation(
+                DOMAIN, MoveViolation.WRONG_PLACEMENT_SIZE, _distinct(placed), expected=place_size, actual=len(placed)
+            )
+        )
     if len(discard) != max(discard_size, 0):
-        v.append(violation(DOMAIN, MoveViolation.WRONG_DISCARD_SIZE, _distinct(discard), expected=max(discard_size, 0), actual=len(discard)))
+        v.append(
+            violation(
+                DOMAIN,
+                MoveViolation.WRONG_DISCARD_SIZE,
+                _distinct(discard),
+                expected=max(discard_size, 0),
+                actual=len(discard),
+            )
+        )
     for r in ROWS:
         if len(board.row(r)) + len(placement.get(r, ())) > r.size:
-            v.append(violation(DOMAIN, MoveViolation.ROW_OVERFLOW, _distinct(placement.get(r, ())), row=r.value, size=r.size))
+            v.append(
+                violation(DOMAIN, MoveViolation.ROW_OVERFLOW, _distinct(placement.get(r, ())), row=r.value, size=r.size)
+            )
     legal = not v
     return MoveResult(legal, tuple(v), board.placed(placement) if legal else board)
 
@@ -409,7 +462,9 @@ def _check_players(count: int, rules: OfcRules) -> None:
     low, high = rules.players
     if not low <= count <= high:
         case = {"case": "exact"} if low == high else {"case": "range", "min": low}
-        raise InvalidInputError(problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=high, actual=count, **case))
+        raise InvalidInputError(
+            problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=high, actual=count, **case)
+        )
 
 
 def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
@@ -418,7 +473,12 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
     players_count = len(seats)
     table = [c for seat in seats for c in seat.board.cards()]
     if len(set(table)) != len(table):
-        located = [(("players", s, "board", r.value, i), c) for s, seat in enumerate(seats) for r in ROWS for i, c in enumerate(seat.board.row(r))]
+        located = [
+            (("players", s, "board", r.value, i), c)
+            for s, seat in enumerate(seats)
+            for r in ROWS
+            for i, c in enumerate(seat.board.row(r))
+        ]
         raise InvalidInputError(find_duplicates(located))
     values = [evaluate_board(seat.board, seat.fantasyland, ("players", s), rules) for s, seat in enumerate(seats)]
     matchups = tuple(settle(a, b, values[a], values[b], rules) for a, b in combinations(range(players_count), 2))
@@ -494,7 +554,9 @@ def validate_hand(
         discards += [Discard(action.seat, c, index) for c in action.discard]
     if len(actions) < len(order):
         seat, round_ = order[len(actions)]
-        missing = violation(DOMAIN, MoveViolation.RECORD_INCOMPLETE, index=len(actions), seat=seat, **_round_params(round_))
+        missing = violation(
+            DOMAIN, MoveViolation.RECORD_INCOMPLETE, index=len(actions), seat=seat, **_round_params(round_)
+        )
         return HandRecordResult(False, (missing,), tuple(boards))
     score = score_hand([Seat(b, fl) for b, fl in zip(boards, fantasyland)], rules)
     return HandRecordResult(True, (), tuple(boards), score, tuple(discards))
@@ -518,7 +580,11 @@ def _action_problems(
         return [violation(DOMAIN, MoveViolation.ACTION_AFTER_HAND_END, index=index)]
     seat, round_ = order[index]
     if action.seat != seat:
-        return [violation(DOMAIN, MoveViolation.OUT_OF_TURN, index=index, seat=seat, actual=action.seat, **_round_params(round_))]
+        return [
+            violation(
+                DOMAIN, MoveViolation.OUT_OF_TURN, index=index, seat=seat, actual=action.seat, **_round_params(round_)
+            )
+        ]
     problems = []
     reused = [c for c in action.dealt if c in dealt_so_far]
     if reused:
@@ -527,7 +593,11 @@ def _action_problems(
     problems += [replace(v, index=index) for v in move.violations]
     # A Fantasyland player is dealt the count it entered with, not just any of 14-17.
     expected = fantasyland[seat].cards
-    if round_ == FANTASYLAND_ROUND and len(action.dealt) != expected and not any(p.code == "wrong_deal_size" for p in problems):
+    if (
+        round_ == FANTASYLAND_ROUND
+        and len(action.dealt) != expected
+        and not any(p.code == "wrong_deal_size" for p in problems)
+    ):
         problems.append(violation(
             DOMAIN, MoveViolation.WRONG_DEAL_SIZE, _distinct(action.dealt), index,
             case="fantasyland_player", expected=expected, actual=len(action.dealt),

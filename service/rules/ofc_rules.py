@@ -14,6 +14,7 @@ The four rule sets the rules folder names (docs/rulings.md, "Other OFC rule sets
 * ``classic``: Classic Open-Face Chinese (明牌十三張), game ``ofc-classic``: 2-4 players, 5 cards then
   eight rounds of 1, no discards, the forum's royalty table, no Fantasyland.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -44,8 +45,21 @@ class Row(StrEnum):
         return 3 if self == "top" else 5
 
 
-
-RANK_TEXT = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
+RANK_TEXT = {
+    2: "2",
+    3: "3",
+    4: "4",
+    5: "5",
+    6: "6",
+    7: "7",
+    8: "8",
+    9: "9",
+    10: "T",
+    11: "J",
+    12: "Q",
+    13: "K",
+    14: "A",
+}
 TOP_HANDS = (*(RANK_TEXT[r] * 2 for r in range(2, 15)), *(RANK_TEXT[r] * 3 for r in range(2, 15)))
 """The top row's hands that can earn a royalty or Fantasyland, by rank: pairs ``22``-``AA``, trips
 ``222``-``AAA`` (a high-card top never does)."""
@@ -144,7 +158,12 @@ class OfcRules:
             given = self.royalties[row]
             if set(given) != set(keys) or not all(type(v) is int and 0 <= v <= ROYALTY_MAX for v in given.values()):
                 raise ValueError(f"the {row} royalty table names each of {keys} once, with integers 0-{ROYALTY_MAX}")
-        put("royalties", _frozen({row: _frozen({k: self.royalties[row][k] for k in keys}) for row, keys in ROW_ROYALTY_KEYS.items()}))
+        put(
+            "royalties",
+            _frozen(
+                {row: _frozen({k: self.royalties[row][k] for k in keys}) for row, keys in ROW_ROYALTY_KEYS.items()}
+            ),
+        )
         put("fantasyland_entry", _frozen(self.fantasyland_entry))
         sizes = set(self.fantasyland_entry.values())
         if sizes and self.fantasyland_stay_cards is not None:
@@ -175,7 +194,10 @@ class OfcRules:
             reason = "enter_top_trips" if len(key) == 3 else f"enter_top_pair_{key}"
             entry.update(dict.fromkeys(_TOP_STRENGTHS[key], (cards, reason)))
         put("entry_by_strength", entry)
-        put("stay_rungs", tuple((Row(rule.row), poker.RUNG[Category(rule.at_least)], rule.reason) for rule in self.fantasyland_stay))
+        put(
+            "stay_rungs",
+            tuple((Row(rule.row), poker.RUNG[Category(rule.at_least)], rule.reason) for rule in self.fantasyland_stay),
+        )
         canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         put("digest", hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH])
 
@@ -199,7 +221,10 @@ class OfcRules:
         return {
             "id": self.id,
             "players": {"min": self.players[0], "max": self.players[1]},
-            "deals": [{"round": i, "dealt": d.dealt, "placed": d.placed, "discarded": d.discarded} for i, d in enumerate(self.deals, 1)],
+            "deals": [
+                {"round": i, "dealt": d.dealt, "placed": d.placed, "discarded": d.discarded}
+                for i, d in enumerate(self.deals, 1)
+            ],
             "royalties": {row: dict(table) for row, table in self.royalties.items()},
             "royalties_overridden": list(self.overridden),
             "fantasyland": {
@@ -222,15 +247,51 @@ class OfcRules:
 
 _ZERO_FIVE = dict.fromkeys(FIVE_CARD_CATEGORIES, 0)
 HOUSE_ROYALTIES = {
-    "top": {**{RANK_TEXT[r] * 2: max(r - 5, 0) for r in range(2, 15)}, **{RANK_TEXT[r] * 3: r + 8 for r in range(2, 15)}},
-    "middle": {**_ZERO_FIVE, "trips": 2, "straight": 4, "flush": 8, "full_house": 12, "quads": 20, "straight_flush": 30, "royal_flush": 50},
-    "bottom": {**_ZERO_FIVE, "straight": 2, "flush": 4, "full_house": 6, "quads": 10, "straight_flush": 15, "royal_flush": 25},
+    "top": {
+        **{RANK_TEXT[r] * 2: max(r - 5, 0) for r in range(2, 15)},
+        **{RANK_TEXT[r] * 3: r + 8 for r in range(2, 15)},
+    },
+    "middle": {
+        **_ZERO_FIVE,
+        "trips": 2,
+        "straight": 4,
+        "flush": 8,
+        "full_house": 12,
+        "quads": 20,
+        "straight_flush": 30,
+        "royal_flush": 50,
+    },
+    "bottom": {
+        **_ZERO_FIVE,
+        "straight": 2,
+        "flush": 4,
+        "full_house": 6,
+        "quads": 10,
+        "straight_flush": 15,
+        "royal_flush": 25,
+    },
 }
 """The house book's 獎分表: top 66 = 1 ... AA = 9, 222 = 10 ... AAA = 22; middle and bottom by category."""
 CLASSIC_ROYALTIES = {
     "top": HOUSE_ROYALTIES["top"],
-    "middle": {**_ZERO_FIVE, "straight": 4, "flush": 8, "full_house": 12, "quads": 16, "straight_flush": 20, "royal_flush": 40},
-    "bottom": {**_ZERO_FIVE, "straight": 2, "flush": 4, "full_house": 6, "quads": 8, "straight_flush": 10, "royal_flush": 20},
+    "middle": {
+        **_ZERO_FIVE,
+        "straight": 4,
+        "flush": 8,
+        "full_house": 12,
+        "quads": 16,
+        "straight_flush": 20,
+        "royal_flush": 40,
+    },
+    "bottom": {
+        **_ZERO_FIVE,
+        "straight": 2,
+        "flush": 4,
+        "full_house": 6,
+        "quads": 8,
+        "straight_flush": 10,
+        "royal_flush": 20,
+    },
 }
 """The forum's first post: 尾道 顺子2/同花4/葫芦6/四条8/同花顺10/同花大顺20, 中道 twice that (no trips), 头道 as the house."""
 
@@ -263,7 +324,11 @@ STANDARD = OfcRules(
     deals=PINEAPPLE_DEALS,
     royalties=HOUSE_ROYALTIES,
     fantasyland_entry={"QQ": 14, "KK": 14, "AA": 14, **dict.fromkeys(_TRIPS, 14)},
-    fantasyland_stay=(*HOUSE_STAY[:1], StayRule("middle", "full_house", "stay_middle_full_house_or_better"), *HOUSE_STAY[1:]),
+    fantasyland_stay=(
+        *HOUSE_STAY[:1],
+        StayRule("middle", "full_house", "stay_middle_full_house_or_better"),
+        *HOUSE_STAY[1:],
+    ),
     fantasyland_stay_cards=14,
 )
 PROGRESSIVE = replace(

@@ -19,15 +19,16 @@ full house (7, trips, pair), straight (5, high card) with the wheel's high card 
 same rungs and layout with fewer kickers, so a top row compares with a middle row as a plain tuple
 comparison, a missing kicker counting as smallest.
 """
+
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 from enum import StrEnum
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
+from typing import Any
 
 from service.rules import messages
 from service.rules.cards import DECK, Card

@@ -1,5 +1,6 @@
 """Answers are JSON in UTF-8 (orjson), with the standard encoder's escapes as the fallback for what
 orjson refuses; both decode to the same document."""
+
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """docs/errors.md, the catalog of every problem type, error code and violation code, is generated from the
 code's registries and current; every type the service can send is in it and in openapi.yaml; every code the
 rules cores define is declared by an operation; and the test client's contract check itself bites."""
+
 from __future__ import annotations
 
 import importlib
@@ -20,7 +21,9 @@ SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 
 
 def test_the_catalog_document_is_current(app):
-    assert catalog.DOCUMENT.read_text(encoding="utf-8") == catalog.document(app), "run: .venv/bin/python -m service.api.catalog"
+    assert catalog.DOCUMENT.read_text(encoding="utf-8") == catalog.document(app), (
+        "run: .venv/bin/python -m service.api.catalog"
+    )
 
 
 def test_check_mode_agrees():
@@ -61,8 +64,10 @@ GAME_OPERATIONS = [op for op in catalog.operations(__import__("service.api", fro
 
 @pytest.mark.parametrize("op", GAME_OPERATIONS, ids=[op.operation_id for op in GAME_OPERATIONS])
 def test_every_game_operation_declares_its_codes_and_validate_ones_their_violations(op):
-    assert op.codes is not None, (f"{op.operation_id}: put @rule_codes(DOMAIN, violations=..., errors=...) on its route "
-                                  "(service/api/common.py), then run .venv/bin/python -m service.api.catalog")
+    assert op.codes is not None, (
+        f"{op.operation_id}: put @rule_codes(DOMAIN, violations=..., errors=...) on its route "
+        "(service/api/common.py), then run .venv/bin/python -m service.api.catalog"
+    )
     answer = SPEC["paths"][op.path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
     name = answer["$ref"].rsplit("/", 1)[1]
     if "violations" in SPEC["components"]["schemas"][name].get("properties", {}):
@@ -120,7 +125,11 @@ def test_contract_check_refuses_an_answer_off_its_schema(app):
 
 
 def test_contract_check_refuses_undeclared_codes(app):
-    valid = {"legal": False, "violations": [{"code": "no_such_rule", "message": "x"}], "board": {"top": [], "middle": [], "bottom": []}}
+    valid = {
+        "legal": False,
+        "violations": [{"code": "no_such_rule", "message": "x"}],
+        "board": {"top": [], "middle": [], "bottom": []},
+    }
     with pytest.raises(ContractViolation, match="no_such_rule"):
         check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, valid))
     problem = {"type": errors.PROBLEM_TYPES[422], "title": "t", "status": 422, "detail": "d",
@@ -132,9 +141,17 @@ def test_contract_check_refuses_undeclared_codes(app):
 def test_contract_check_refuses_a_text_of_no_catalog(app):
     """Every human text of an answer is a rendering of a catalog entry in the answer's language."""
     board = {"top": [], "middle": [], "bottom": []}
-    ours = {"legal": False, "violations": [{"code": "row_overflow", "message": "the top row holds only 3 cards"}], "board": board}
+    ours = {
+        "legal": False,
+        "violations": [{"code": "row_overflow", "message": "the top row holds only 3 cards"}],
+        "board": board,
+    }
     check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, ours))
-    zh = {"legal": False, "violations": [{"code": "row_overflow", "message": "頭道只能放 3 張，已經擺滿"}], "board": board}
+    zh = {
+        "legal": False,
+        "violations": [{"code": "row_overflow", "message": "頭道只能放 3 張，已經擺滿"}],
+        "board": board,
+    }
     check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, zh, language="zh-TW"))
     with pytest.raises(ContractViolation, match="no catalog in zh-TW"):  # English in a zh-TW answer
         check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, ours, language="zh-TW"))
@@ -145,4 +162,9 @@ def test_contract_check_refuses_a_text_of_no_catalog(app):
                "detail": "The body is not valid JSON: Expecting value: line 1 column 1 (char 0)"}  # fmt: skip
     check(app, "POST", "/v1/ofc-pineapple/rows/evaluate", FakeResponse(400, decoder, "application/problem+json"))
     with pytest.raises(ContractViolation, match="Bad Request"):  # werkzeug's own title, not ours
-        check(app, "POST", "/v1/ofc-pineapple/rows/evaluate", FakeResponse(400, {**decoder, "title": "Bad Request"}, "application/problem+json"))
+        check(
+            app,
+            "POST",
+            "/v1/ofc-pineapple/rows/evaluate",
+            FakeResponse(400, {**decoder, "title": "Bad Request"}, "application/problem+json"),
+        )

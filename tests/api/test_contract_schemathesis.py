@@ -11,6 +11,7 @@ the same node id, and pytest-xdist, scheduling by node id, would then run only o
 Every language is fuzzed: each case is sent with the ``Accept-Language`` schemathesis generated or with one
 of ``LANGUAGE_HEADERS`` (each of ``messages.LANGUAGES`` and ranges that choose it), and its
 ``Content-Language`` must be the negotiated language (English for the contract, the docs and the metrics)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,10 +31,30 @@ pytestmark = pytest.mark.xdist_group("schemathesis")
 
 # A body the generator grows past the 64 KiB limit is refused with 413 before its schema is read: a rejection too.
 # A 304 accepts valid data too: the contract's documents answer it to an If-None-Match naming them (or "*").
-config = SchemathesisConfig.from_dict({"checks": {
-    "positive_data_acceptance": {"expected-statuses": ["2xx", "304", "422"]},
-    "negative_data_rejection": {"expected-statuses": ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]},
-}})
+config = SchemathesisConfig.from_dict(
+    {
+        "checks": {
+            "positive_data_acceptance": {"expected-statuses": ["2xx", "304", "422"]},
+            "negative_data_rejection": {
+                "expected-statuses": [
+                    "400",
+                    "401",
+                    "403",
+                    "404",
+                    "405",
+                    "406",
+                    "409",
+                    "413",
+                    "415",
+                    "422",
+                    "428",
+                    "429",
+                    "5xx",
+                ]
+            },
+        }
+    }
+)
 APP = create_app({"TESTING": True})
 schema = schemathesis.openapi.from_wsgi("/openapi.json", APP, config=config)
 OPERATIONS = {result.ok().label: result.ok() for result in schema.get_all_operations()}
@@ -77,7 +98,9 @@ def test_every_operation_of_the_spec_is_fuzzed():
     labels = {f"{method.upper()} {path}" for path, item in spec.items() for method in item if method != "parameters"}
     # Schemathesis leaves out the document it was loaded from (/openapi.json); tests/api/test_spec.py covers it.
     assert set(OPERATIONS) == labels - {"GET /openapi.json"}
-    assert {label for label, mode in CASES if mode is GenerationMode.NEGATIVE} == {label for label in OPERATIONS if label.startswith("POST")}
+    assert {label for label, mode in CASES if mode is GenerationMode.NEGATIVE} == {
+        label for label in OPERATIONS if label.startswith("POST")
+    }
 
 
 @pytest.mark.parametrize(("label", "mode"), CASES, ids=[f"{label} {mode.value}" for label, mode in CASES])
@@ -94,7 +117,9 @@ def test_every_operation_conforms_to_the_contract(label, mode):
         if mode is GenerationMode.POSITIVE and response.status_code == 422:
             assert not refusals_beyond_the_rules(operation, response.json()), (case.body, response.json())
         asked = (case.headers or {}).get("Accept-Language")
-        expected = "en" if response.status_code < 400 and operation.path.startswith(ENGLISH_ONLY) else i18n.negotiate(asked)
+        expected = (
+            "en" if response.status_code < 400 and operation.path.startswith(ENGLISH_ONLY) else i18n.negotiate(asked)
+        )
         assert header(response.headers, "Content-Language") == expected, (asked, response.status_code)
 
     conforms()

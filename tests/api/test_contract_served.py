@@ -1,5 +1,6 @@
 """``/openapi.yaml`` and ``/openapi.json``: built once by the app factory (so before gunicorn forks its
 workers), served as the same bytes every time, with an ``ETag`` and ``304 Not Modified`` on ``If-None-Match``."""
+
 from __future__ import annotations
 
 import hashlib

@@ -5,6 +5,7 @@ place. In a game of one 52-card deck, a list the contract marks ``uniqueItems`` 
 ``duplicate_card`` at that second place, and a list it does not mark is answered (200: a ``validate``
 question answers a duplicate as a violation, ruling S2). In a deck holding cards more than once (Joker
 Thirteen's second spades and three jokers) no list can be a set, so none is marked."""
+
 from __future__ import annotations
 
 import copy
@@ -84,7 +85,9 @@ def test_unique_items_is_where_a_duplicate_is_refused(client, path, pointer):
     for part in pointer:
         cards = cards[part]
     cards[1] = cards[0]
-    marked = schema_at(operation["requestBody"]["content"]["application/json"]["schema"], pointer).get("uniqueItems", False)
+    marked = schema_at(operation["requestBody"]["content"]["application/json"]["schema"], pointer).get(
+        "uniqueItems", False
+    )
     deck = find_game(path.split("/")[2]).deck
     response = client.post(path, json=body)
     if deck.cards > 52 or deck.jokers:
@@ -92,6 +95,8 @@ def test_unique_items_is_where_a_duplicate_is_refused(client, path, pointer):
     elif marked:
         second = "/" + "/".join(map(str, (*pointer, 1)))
         assert response.status_code == 422
-        assert {"pointer": second, "code": "duplicate_card"} in [{k: e[k] for k in ("pointer", "code")} for e in response.get_json()["errors"]]
+        assert {"pointer": second, "code": "duplicate_card"} in [
+            {k: e[k] for k in ("pointer", "code")} for e in response.get_json()["errors"]
+        ]
     else:
         assert response.status_code == 200, response.get_json()

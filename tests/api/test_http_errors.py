@@ -1,4 +1,5 @@
 """Every HTTP failure is problem+json with a pointer where one applies: never HTML, never a 500."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,17 +31,28 @@ def test_unparseable_json_is_400(client):
 
 
 def test_not_json_is_415(client):
-    response = client.post("/v1/ofc-pineapple/hands/score", data="players=3", content_type="application/x-www-form-urlencoded")
+    response = client.post(
+        "/v1/ofc-pineapple/hands/score", data="players=3", content_type="application/x-www-form-urlencoded"
+    )
     assert_problem(response, 415)
 
 
 def test_too_large_body_is_413(client, app):
-    response = client.post("/v1/ofc-pineapple/hands/score", data="[" + " " * app.config["MAX_CONTENT_LENGTH"] + "]", content_type="application/json")
+    response = client.post(
+        "/v1/ofc-pineapple/hands/score",
+        data="[" + " " * app.config["MAX_CONTENT_LENGTH"] + "]",
+        content_type="application/json",
+    )
     assert_problem(response, 413)
 
 
 def test_unknown_field_is_422_naming_it(client):
-    body = assert_problem(client.post("/v1/ofc-pineapple/rows/evaluate", json={"row": "top", "cards": ["As", "Ks", "Qs"], "colour": "red"}), 422)
+    body = assert_problem(
+        client.post(
+            "/v1/ofc-pineapple/rows/evaluate", json={"row": "top", "cards": ["As", "Ks", "Qs"], "colour": "red"}
+        ),
+        422,
+    )
     assert body["errors"] == [{"pointer": "/colour", "code": "unknown_field", "message": "Unknown field."}]
 
 
@@ -80,7 +92,9 @@ def test_every_422_error_has_a_machine_code(client, body, errors):
     answer = assert_problem(client.post(ROW, json=body), 422)
     assert sorted((e["pointer"], e["code"]) for e in answer["errors"]) == sorted(errors)
     chinese = client.post(ROW, json=body, headers={"Accept-Language": "zh-TW"}).get_json()
-    assert [(e["pointer"], e["code"]) for e in chinese["errors"]] == [(e["pointer"], e["code"]) for e in answer["errors"]]
+    assert [(e["pointer"], e["code"]) for e in chinese["errors"]] == [
+        (e["pointer"], e["code"]) for e in answer["errors"]
+    ]
     assert [e["message"] for e in chinese["errors"]] != [e["message"] for e in answer["errors"]]
 
 
@@ -105,7 +119,9 @@ def test_too_deep_body_has_its_code(client):
 
 
 def test_problem_bodies_are_utf8_not_escaped(client):
-    response = client.post(ROW, json={"row": "top", "cards": ["As", "Ks", "Qs", "Js", "Ts"]}, headers={"Accept-Language": "zh-TW"})
+    response = client.post(
+        ROW, json={"row": "top", "cards": ["As", "Ks", "Qs", "Js", "Ts"]}, headers={"Accept-Language": "zh-TW"}
+    )
     raw = response.get_data()
     assert "頭道剛好是 3 張".encode() in raw and b"\\u" not in raw
     assert response.get_json()["title"] == "輸入無效"
@@ -116,7 +132,9 @@ def test_413_says_the_limit_in_bytes(client, app):
     body = assert_problem(client.post(ROW, data="[" + " " * limit + "]", content_type="application/json"), 413)
     assert body["type"] == "urn:card-rules:problem:body-too-large"
     assert body["detail"] == f"The request body is larger than the limit of {limit} bytes."
-    zh = client.post(ROW, data="[" + " " * limit + "]", content_type="application/json", headers={"Accept-Language": "zh-TW"})
+    zh = client.post(
+        ROW, data="[" + " " * limit + "]", content_type="application/json", headers={"Accept-Language": "zh-TW"}
+    )
     assert zh.get_json()["detail"] == f"請求內容超過上限 {limit} 位元組。"
 
 
@@ -147,14 +165,16 @@ def test_a_trailing_slash_is_404_naming_the_path_without_it(client, method, path
     body = assert_problem(response, 404)
     assert body["detail"] == f"There is no operation at {path}: paths have no trailing slash; use {path.rstrip('/')}."
     assert "Location" not in response.headers
-    assert getattr(client, method)(path.rstrip("/"), json={"row": "top", "cards": ["As", "Ks", "Qs"]}).status_code != 404
+    assert (
+        getattr(client, method)(path.rstrip("/"), json={"row": "top", "cards": ["As", "Ks", "Qs"]}).status_code != 404
+    )
 
 
 def test_trailing_slash_rule_is_in_the_readme_and_the_contract():
     from tests.conftest import ROOT
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "### Paths" in readme and "trailing slash" in readme[readme.index("### Paths"):]
+    assert "### Paths" in readme and "trailing slash" in readme[readme.index("### Paths") :]
     spec = (ROOT / "openapi.yaml").read_text(encoding="utf-8")
     assert "trailing slash" in spec
 

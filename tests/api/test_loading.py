@@ -1,5 +1,6 @@
 """The fast path compiled from each request schema (``service/api/loading.py``) is only a shortcut: whenever
 it answers, ``Schema.load`` answers the same, and it answers every operation's documented requests."""
+
 from __future__ import annotations
 
 import copy
@@ -32,7 +33,11 @@ def requests() -> list[tuple[str, str, Any]]:
             if content is None:
                 continue
             name = content["schema"]["$ref"].rsplit("/", 1)[1]
-            bodies = [content["example"]] if "example" in content else [e["value"] for e in content.get("examples", {}).values()]
+            bodies = (
+                [content["example"]]
+                if "example" in content
+                else [e["value"] for e in content.get("examples", {}).values()]
+            )
             found += [(f"{method.upper()} {path}", name, body) for body in bodies]
     return found
 
@@ -78,7 +83,9 @@ def mutate(body: Any, path: tuple[Any, ...], value: Any, add_key: bool) -> Any:
 
 def test_every_request_schema_of_the_contract_is_covered():
     assert {name for _, name, _ in REQUESTS} <= set(SCHEMA_BY_NAME)
-    assert len({operation for operation, _, _ in REQUESTS}) == sum(1 for item in SPEC["paths"].values() for op in item.values() if "requestBody" in op)
+    assert len({operation for operation, _, _ in REQUESTS}) == sum(
+        1 for item in SPEC["paths"].values() for op in item.values() if "requestBody" in op
+    )
 
 
 @pytest.mark.parametrize(("operation", "name", "body"), REQUESTS, ids=IDS)

@@ -1,6 +1,7 @@
 """The README, the licence and the changelog say what is true: the README's order of sections, its
 `curl` commands (each answers 200 with the values its comment names), its operations and layout sections
 (complete), the tests it says skip without root; the licence in its three places; the version in its three."""
+
 from __future__ import annotations
 
 import ast
@@ -57,7 +58,7 @@ def shell_commands(block: str) -> Iterator[tuple[str, str]]:
             elif char in "'\"":
                 quote = char
             elif char == "#" and (i == 0 or line[i - 1].isspace()):
-                comment = line[i + 1:]
+                comment = line[i + 1 :]
                 break
             code += char
         if not code.strip() and not command:
@@ -137,7 +138,9 @@ def test_operations_section_lists_every_operation_of_the_contract():
     listed = section("Operations")
     for path, item in SPEC["paths"].items():
         for method, op in item.items():
-            assert f"`{method.upper()} {path}` | `{op['operationId']}`" in listed, f"add `{method.upper()} {path}` to the README's Operations table"
+            assert f"`{method.upper()} {path}` | `{op['operationId']}`" in listed, (
+                f"add `{method.upper()} {path}` to the README's Operations table"
+            )
 
 
 def tracked_files() -> list[str]:
@@ -149,10 +152,14 @@ def test_layout_section_names_every_top_level_entry_and_test_folder():
     layout = section("Layout")
     files = tracked_files()
     tops = {f.split("/")[0] + ("/" if "/" in f else "") for f in files}
-    folders = {"/".join(f.split("/")[:2]) + "/" for f in files if f.startswith(("tests/", "service/")) and f.count("/") >= 2}
+    folders = {
+        "/".join(f.split("/")[:2]) + "/" for f in files if f.startswith(("tests/", "service/")) and f.count("/") >= 2
+    }
     for entry in sorted(tops | folders | {"service/wsgi.py"}):
         short = entry.rstrip("/").rsplit("/", 1)[-1] + ("/" if entry.endswith("/") else "")
-        named = (f"`{entry}", f"`{short}") if entry.endswith("/") else (f"`{entry}`", f"`{short}`")  # a folder or a file in it
+        named = (
+            (f"`{entry}", f"`{short}") if entry.endswith("/") else (f"`{entry}`", f"`{short}`")
+        )  # a folder or a file in it
         assert any(n in layout for n in named), f"Layout does not name {entry}"
 
 
@@ -212,6 +219,6 @@ def test_contract_version_package_version_and_changelog_agree():
 
 def test_readme_states_the_versioning_policy():
     concepts = section("Concepts")
-    policy = concepts[concepts.index("### Versions and compatibility"):]
+    policy = concepts[concepts.index("### Versions and compatibility") :]
     for phrase in ("`/v1`", "additive", "`info.version`", "CHANGELOG.md", "deprecat", "`/v2`"):
         assert phrase in policy, phrase

@@ -1,4 +1,5 @@
 """openapi.yaml is valid, complete for clients, and mirrors the marshmallow schemas that enforce it."""
+
 from __future__ import annotations
 
 import importlib
@@ -6,11 +7,11 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from openapi_spec_validator import validate
 
 from service.api import common
@@ -130,7 +131,9 @@ def test_marshmallow_schemas_match_the_spec(game):
             agree(prop, theirs["properties"][field], f"{name}.{field}")
             spec_prop = resolve(theirs["properties"][field])
             if "enum" in prop:
-                assert {e for e in prop["enum"] if e is not None} == {e for e in spec_prop["enum"] if e is not None}, f"{name}.{field}"
+                assert {e for e in prop["enum"] if e is not None} == {e for e in spec_prop["enum"] if e is not None}, (
+                    f"{name}.{field}"
+                )
             for bound in ("minItems", "maxItems", "minimum", "maximum"):
                 if bound in prop:
                     default = 0 if bound == "minItems" else None
@@ -148,7 +151,9 @@ def test_the_contract_lists_the_games_of_the_registry():
 
 # The OFC games take ``rule_set`` on every request (ofc-classic too, with its one rule set); Big Two's one
 # rule set is an object too (its scoring), but its requests name none.
-@pytest.mark.parametrize("game", [g for g in GAMES if len(g.rule_sets) > 1 or isinstance(g.default.rules, OfcRules)], ids=lambda g: g.id)
+@pytest.mark.parametrize(
+    "game", [g for g in GAMES if len(g.rule_sets) > 1 or isinstance(g.default.rules, OfcRules)], ids=lambda g: g.id
+)
 def test_the_contract_names_each_games_rule_sets_and_player_bounds(game):
     """Every request that takes ``rule_set`` enumerates exactly the game's rule sets, and every ``players``
     list is bounded by the fewest and most players over them."""
@@ -166,5 +171,6 @@ def test_the_contract_names_each_games_rule_sets_and_player_bounds(game):
 def test_games_answer_is_the_registry(client):
     listed = client.get("/v1/games").get_json()["games"]
     assert [(g["id"], g["rule_set"], g["players"], g["base_path"]) for g in listed] == [
-        (game.id, game.default.source, {"min": game.players[0], "max": game.players[1]}, game.base_path) for game in GAMES
+        (game.id, game.default.source, {"min": game.players[0], "max": game.players[1]}, game.base_path)
+        for game in GAMES
     ]

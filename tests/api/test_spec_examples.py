@@ -1,6 +1,7 @@
 """Every example in openapi.yaml is valid against its own schema, and every documented 200 answer is the
 live answer to its documented request, for every operation of every game (a new operation is covered by
 being in the contract)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -73,8 +74,14 @@ def test_every_game_operation_has_a_documented_answer_checked():
     assert posts <= checked
 
 
-@pytest.mark.parametrize(("operation_id", "method", "path", "request_example", "answer"), ANSWERS, ids=[a[0] for a in ANSWERS])
-def test_documented_200_example_is_the_live_answer_to_the_documented_request(client, operation_id, method, path, request_example, answer):
+@pytest.mark.parametrize(
+    ("operation_id", "method", "path", "request_example", "answer"), ANSWERS, ids=[a[0] for a in ANSWERS]
+)
+def test_documented_200_example_is_the_live_answer_to_the_documented_request(
+    client, operation_id, method, path, request_example, answer
+):
     response = client.post(path, json=request_example) if method == "post" else client.get(path)
     assert response.status_code == 200, response.get_data(as_text=True)
-    assert response.get_json() == answer, f"{operation_id}: make the 200 example of openapi.yaml the live answer to its request example"
+    assert response.get_json() == answer, (
+        f"{operation_id}: make the 200 example of openapi.yaml the live answer to its request example"
+    )

@@ -4,6 +4,7 @@ It keeps its own minimal table (whose turn, the play to beat, passes in a row) s
 is checked against an independent bookkeeping, and it chooses among ``legal_plays`` (the module's own
 enumeration, itself checked against ``validate_move`` on every subset in test_properties.py).
 """
+
 from __future__ import annotations
 
 import random
@@ -32,14 +33,14 @@ def deal(rng: random.Random, dragon: str | None = None) -> list[list[Card]]:
     deck = list(DECK)
     rng.shuffle(deck)
     if dragon is None:
-        return [deck[s * HAND_SIZE:(s + 1) * HAND_SIZE] for s in range(SEATS)]
+        return [deck[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(SEATS)]
     if dragon == "green":
         suit = rng.choice(list(Suit))
         special = [c for c in DECK if c.suit == suit]
     else:
         special = [rng.choice([c for c in DECK if c.rank == rank]) for rank in range(2, 15)]
     rest = [c for c in deck if c not in special]
-    hands = [rest[s * HAND_SIZE:(s + 1) * HAND_SIZE] for s in range(SEATS - 1)]
+    hands = [rest[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(SEATS - 1)]
     hands.insert(rng.randrange(SEATS), special)
     for hand in hands:
         rng.shuffle(hand)

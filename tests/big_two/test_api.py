@@ -1,5 +1,6 @@
 """The Big Two HTTP operations: exact answers, the documented examples, and the precise 422s the spec
 cannot express (each with its JSON pointer)."""
+
 from __future__ import annotations
 
 import random
@@ -85,7 +86,13 @@ def test_classify_straight_counts_ace_as_low_in_a2345_and_leads_with_the_two(pos
 
 def test_classify_green_dragon(post):
     status, body = post("big-two/plays/classify", {"cards": "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh".split()})
-    assert (status, body["valid"], body["combination"], body["monster"], body["hand"]["strength"]) == (200, True, "green_dragon", False, [8])
+    assert (status, body["valid"], body["combination"], body["monster"], body["hand"]["strength"]) == (
+        200,
+        True,
+        "green_dragon",
+        False,
+        [8],
+    )
     assert body["hand"]["cards"] == "2h Ah Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h".split()
 
 
@@ -155,7 +162,12 @@ def test_compare_higher_pair_by_rank_with_both_values(post):
         ("Kh Kd", "2s", False, "different_combination"),
         ("9s 9h 9d 9c 3h", "2s 2h", False, "normal_cannot_beat_monster"),
         ("3d 4d 5d 6d 7d", "9s 9h 9d 9c 3h", False, "quads_cannot_beat_straight_flush"),
-        ("As 2c 3c 4s 5s 6s 7s 8s 9s Ts Js Qs Kc", "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh", False, "nothing_beats_dragon"),
+        (
+            "As 2c 3c 4s 5s 6s 7s 8s 9s Ts Js Qs Kc",
+            "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh",
+            False,
+            "nothing_beats_dragon",
+        ),
     ],
 )
 def test_compare_reasons(post, table, play, beats, reason):
@@ -183,7 +195,9 @@ def test_compare_invalid_play(post):
 def test_compare_plays_sharing_a_card_is_a_violation_not_a_422(post):
     status, body = post("big-two/plays/compare", {"table": ["Kh", "Kd"], "play": ["Ks", "Kh"]})
     assert (status, body["beats"], body["reason"]) == (200, False, "duplicate_card")
-    assert body["violations"] == [{"code": "duplicate_card", "message": "Kh cannot be on the table and in the play", "cards": ["Kh"]}]
+    assert body["violations"] == [
+        {"code": "duplicate_card", "message": "Kh cannot be on the table and in the play", "cards": ["Kh"]}
+    ]
 
 
 # ---- moves/validate
@@ -199,7 +213,13 @@ def move(hand: str, table: str | None, kind: str, cards: str | None = None) -> d
 def test_move_legal_play_answers_the_hand_after_in_big_two_order(post):
     status, body = post("big-two/moves/validate", move("2h Js 3c Jh 7d", "Jd Jc", "play", "Jh Js"))
     assert status == 200
-    assert body == {"legal": True, "violations": [], "hand": ["3c", "7d", "2h"], "play": hv("pair", "Pair", [2, 8, 3], "Js Jh"), "wins": False}
+    assert body == {
+        "legal": True,
+        "violations": [],
+        "hand": ["3c", "7d", "2h"],
+        "play": hv("pair", "Pair", [2, 8, 3], "Js Jh"),
+        "wins": False,
+    }
 
 
 def test_move_last_cards_win(post):
@@ -236,7 +256,12 @@ def test_move_every_problem_is_its_own_violation(post):
     # the table is no play, Jd is both held and on the table, 9s is not held, and 9s Jd is no pair
     status, body = post("big-two/moves/validate", move("3c Jd 2h", "Jd Qc", "play", "9s Jd"))
     assert (status, body["legal"]) == (200, False)
-    assert [v["code"] for v in body["violations"]] == ["invalid_table", "duplicate_card", "card_not_in_hand", "not_a_combination"]
+    assert [v["code"] for v in body["violations"]] == [
+        "invalid_table",
+        "duplicate_card",
+        "card_not_in_hand",
+        "not_a_combination",
+    ]
     assert body["hand"] == ["3c", "Jd", "2h"]
 
 
@@ -260,7 +285,10 @@ def test_move_pass_with_cards_and_play_without_cards(post):
     ("body", "pointer"),
     [
         ({"hand": [], "table": None, "action": {"type": "pass"}}, "/hand"),
-        ({"hand": "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c 2d".split(), "table": None, "action": {"type": "pass"}}, "/hand"),
+        (
+            {"hand": "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c 2d".split(), "table": None, "action": {"type": "pass"}},
+            "/hand",
+        ),
         ({"hand": ["3c"], "action": {"type": "play", "cards": ["3c"]}}, "/table"),
         ({"hand": ["3c"], "table": [], "action": {"type": "play", "cards": ["3c"]}}, "/table"),
         ({"hand": ["3c"], "table": None, "action": {"type": "fold"}}, "/action/type"),
@@ -331,7 +359,11 @@ def test_score_green_dragon_grand_slam_with_every_winner_factor(post):
     }
     status, answer = post("big-two/games/score", body)
     assert status == 200
-    assert [(f["factor"], f["value"]) for f in answer["winner"]["factors"]] == [("grand_slam", 2), ("twos_finish", 2), ("green_dragon_finish", 20)]
+    assert [(f["factor"], f["value"]) for f in answer["winner"]["factors"]] == [
+        ("grand_slam", 2),
+        ("twos_finish", 2),
+        ("green_dragon_finish", 20),
+    ]
     assert answer["winner"]["multiplier"] == 80
     assert answer["winner"]["points"] + sum(loser["points"] for loser in answer["losers"]) == 0
 
@@ -344,7 +376,13 @@ def test_score_card_twice_across_hands_is_422_at_the_second_copy(post):
     losers = [{"cards": ["3c", "7d", "Jh"]}, {"cards": ["Jh", "4d"]}, {"cards": ["5d"]}]
     status, body = post("big-two/games/score", with_(WORKED, losers=losers))
     assert status == 422
-    assert body["errors"] == [{"pointer": "/losers/1/cards/0", "code": "duplicate_card", "message": "Jh appears more often than the deck holds it (once)"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/losers/1/cards/0",
+            "code": "duplicate_card",
+            "message": "Jh appears more often than the deck holds it (once)",
+        }
+    ]
 
 
 def test_score_card_in_the_last_play_and_a_losers_hand_is_422(post):
@@ -356,20 +394,41 @@ def test_score_card_in_the_last_play_and_a_losers_hand_is_422(post):
 def test_score_last_play_that_is_no_play_is_422_with_the_reason(post):
     status, body = post("big-two/games/score", with_(WORKED, winner={"last_play": ["Ks", "Ah"], "grand_slam": False}))
     assert status == 422
-    assert body["errors"] == [{"pointer": "/winner/last_play", "code": "not_a_combination", "message": "two cards are a play only as a pair of one rank"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/winner/last_play",
+            "code": "not_a_combination",
+            "message": "two cards are a play only as a pair of one rank",
+        }
+    ]
 
 
 def test_score_grand_slam_while_a_loser_has_played_is_422(post):
     status, body = post("big-two/games/score", with_(WORKED, winner={"last_play": ["2s", "2h"], "grand_slam": True}))
     assert status == 422
-    assert body["errors"] == [{"pointer": "/winner/grand_slam", "code": "grand_slam_impossible", "message": "in a grand slam no loser has played a card, so each holds 13"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/winner/grand_slam",
+            "code": "grand_slam_impossible",
+            "message": "in a grand slam no loser has played a card, so each holds 13",
+        }
+    ]
 
 
 @pytest.mark.parametrize(
     ("change", "pointer"),
     [
         ({"losers": [{"cards": []}, {"cards": ["4d"]}, {"cards": ["5d"]}]}, "/losers/0/cards"),
-        ({"losers": [{"cards": ["4d"]}, {"cards": "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c 3d".split()}, {"cards": ["5d"]}]}, "/losers/1/cards"),
+        (
+            {
+                "losers": [
+                    {"cards": ["4d"]},
+                    {"cards": "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c 3d".split()},
+                    {"cards": ["5d"]},
+                ]
+            },
+            "/losers/1/cards",
+        ),
         ({"losers": [{"cards": ["4d"]}, {"cards": ["5d"]}]}, "/losers"),
         ({"base": 0}, "/base"),
         ({"base": "10"}, "/base"),
@@ -397,7 +456,11 @@ def test_validate_grand_slam_record_is_scored_with_seats(post):
     assert (body["legal"], body["finished"], body["violations"], body["state"]) == (True, True, [], None)
     score = body["score"]
     assert (score["winner"]["seat"], score["winner"]["grand_slam"], score["winner"]["points"]) == (0, True, 10400)
-    assert [(loser["seat"], loser["cards_left"], loser["points"]) for loser in score["losers"]] == [(1, 13, -2080), (2, 13, -4160), (3, 13, -4160)]
+    assert [(loser["seat"], loser["cards_left"], loser["points"]) for loser in score["losers"]] == [
+        (1, 13, -2080),
+        (2, 13, -4160),
+        (3, 13, -4160),
+    ]
 
 
 def test_validate_unfinished_record_answers_the_state(post):
@@ -418,7 +481,14 @@ def test_validate_empty_record_the_three_of_clubs_holder_leads(post):
     status, body = post("big-two/games/validate", record([], rotated))
     assert (status, body["legal"], body["finished"]) == (200, True, False)
     state = body["state"]
-    assert (state["turn"], state["table"], state["table_seat"], state["passes_in_row"], state["cards_left"], state["actions_replayed"]) == (2, None, None, 0, [13] * 4, 0)
+    assert (
+        state["turn"],
+        state["table"],
+        state["table_seat"],
+        state["passes_in_row"],
+        state["cards_left"],
+        state["actions_replayed"],
+    ) == (2, None, None, 0, [13] * 4, 0)
 
 
 def test_validate_first_illegal_action_with_its_index_and_the_state_before_it(post):
@@ -428,7 +498,11 @@ def test_validate_first_illegal_action_with_its_index_and_the_state_before_it(po
         "code": "different_combination", "message": "Single 3d does not beat Full house 8h 8d 8c 9d 9c (different_combination)",
         "cards": ["3d"], "index": 5,
     }]  # fmt: skip
-    assert (body["state"]["turn"], body["state"]["actions_replayed"], body["state"]["cards_left"]) == (1, 5, [3, 13, 13, 13])
+    assert (body["state"]["turn"], body["state"]["actions_replayed"], body["state"]["cards_left"]) == (
+        1,
+        5,
+        [3, 13, 13, 13],
+    )
 
 
 def test_validate_out_of_turn_is_reported_alone(post):
@@ -466,7 +540,13 @@ def test_validate_card_dealt_twice_is_422_at_the_second_copy(post):
     hands[2][5] = "8D"  # seat 0 holds 8d: the four hands are no longer one deck
     status, body = post("big-two/games/validate", record([], hands))
     assert status == 422
-    assert body["errors"] == [{"pointer": "/hands/2/5", "code": "duplicate_card", "message": "8d appears more often than the deck holds it (once)"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/hands/2/5",
+            "code": "duplicate_card",
+            "message": "8d appears more often than the deck holds it (once)",
+        }
+    ]
 
 
 @pytest.mark.parametrize(
@@ -511,7 +591,9 @@ def test_classify_labels_in_the_rule_books_words(post, cards, label):
 def test_move_not_higher_in_chinese(post):
     status, body = post("big-two/moves/validate", move("3c 7d Jh Js 2h", "Qd Qc", "play", "Jh Js"), headers=ZH)
     assert status == 200
-    assert body["violations"] == [{"code": "not_higher", "message": "對子 Js Jh 壓不過對子 Qd Qc（比桌面小）", "cards": ["Js", "Jh"]}]
+    assert body["violations"] == [
+        {"code": "not_higher", "message": "對子 Js Jh 壓不過對子 Qd Qc（比桌面小）", "cards": ["Js", "Jh"]}
+    ]
 
 
 def test_score_factor_reasons_in_the_rule_books_words(post):
@@ -528,4 +610,7 @@ def test_score_factor_reasons_in_the_rule_books_words(post):
 
 def test_validate_first_illegal_action_in_chinese(post):
     status, body = post("big-two/games/validate", record([play(1, "2c 2d")]), headers=ZH)
-    assert (status, body["violations"]) == (200, [{"code": "not_your_turn", "message": "現在輪到座位 0，不是座位 1", "index": 0}])
+    assert (status, body["violations"]) == (
+        200,
+        [{"code": "not_your_turn", "message": "現在輪到座位 0，不是座位 1", "index": 0}],
+    )

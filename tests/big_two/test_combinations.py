@@ -1,4 +1,5 @@
 """牌型: the six combinations, the dragons, and everything that is not a play (with its reason)."""
+
 from itertools import combinations
 
 import pytest
@@ -31,11 +32,17 @@ def texts(hand) -> list[str]:
         ("9d Td Jd Qd Kd", "straight_flush", (6, 7, 1), "Kd Qd Jd Td 9d"),
     ],
 )
-def test_six_combinations_only_single_pair_straight_full_house_quads_straight_flush(play, combination, strength, ordered):
+def test_six_combinations_only_single_pair_straight_full_house_quads_straight_flush(
+    play, combination, strength, ordered
+):
     result = classify(cards(play))
     assert (result.valid, result.combination, result.violations) == (True, combination, ())
     assert result.hand is not None
-    assert (result.hand.category, result.hand.strength, texts(result.hand.cards)) == (combination, strength, ordered.split())
+    assert (result.hand.category, result.hand.strength, texts(result.hand.cards)) == (
+        combination,
+        strength,
+        ordered.split(),
+    )
 
 
 def test_monsters_are_exactly_four_of_a_kind_and_straight_flush():
@@ -136,7 +143,10 @@ def test_four_of_a_kind_without_a_fifth_card_is_not_a_combination():
     assert codes("9c 9d 9h 9s") == ["four_without_kicker"]
 
 
-@pytest.mark.parametrize("play", ["", "3c 5d 7h", "3c 5d 7h 9s", "3c 4d 5h 6s 7c 8d", "3c 3d 3h 3s 4c 4d", " ".join(str(c) for c in DECK[:14])])
+@pytest.mark.parametrize(
+    "play",
+    ["", "3c 5d 7h", "3c 5d 7h 9s", "3c 4d 5h 6s 7c 8d", "3c 3d 3h 3s 4c 4d", " ".join(str(c) for c in DECK[:14])],
+)
 def test_a_play_has_one_two_five_or_thirteen_cards(play):
     assert codes(play) == ["wrong_card_count"]
 

@@ -1,4 +1,5 @@
 """誰能壓誰: ranks, suits, the straight order, monsters and dragons."""
+
 import pytest
 
 from service.rules.big_two import CompareReason, big_two_key, classify, compare, judge, sort_cards
@@ -173,14 +174,26 @@ def test_nothing_beats_a_dragon():
 
 def test_compare_reports_an_invalid_table_or_play_with_its_reason():
     result = compare(cards("2h 4h 5h 6h 8h"), cards("3c"))
-    assert (result.beats, result.reason, [v.code for v in result.violations]) == (False, "invalid_table", ["flush_not_a_combination"])
+    assert (result.beats, result.reason, [v.code for v in result.violations]) == (
+        False,
+        "invalid_table",
+        ["flush_not_a_combination"],
+    )
     result = compare(cards("3c"), cards("9c 9d 9h"))
-    assert (result.beats, result.reason, [v.code for v in result.violations]) == (False, "invalid_play", ["triple_not_a_combination"])
+    assert (result.beats, result.reason, [v.code for v in result.violations]) == (
+        False,
+        "invalid_play",
+        ["triple_not_a_combination"],
+    )
 
 
 def test_a_card_on_the_table_cannot_also_be_played():
     result = compare(cards("3c"), cards("3c"))
-    assert (result.beats, result.reason, [v.code for v in result.violations]) == (False, "duplicate_card", ["duplicate_card"])
+    assert (result.beats, result.reason, [v.code for v in result.violations]) == (
+        False,
+        "duplicate_card",
+        ["duplicate_card"],
+    )
 
 
 def test_equal_strength_does_not_beat():

@@ -1,4 +1,5 @@
 """怎麼玩: whole game records replayed by validate_game."""
+
 import pytest
 
 from service.rules.big_two import Action, score_game, validate_game
@@ -58,7 +59,15 @@ def factor_codes(factor_list) -> list[tuple[str, int]]:
     return [(f.factor.value, f.value) for f in factor_list]
 
 
-SLAM = [act(0, "3c 4c 5d 6h 7s"), *passes(1, 2, 3), act(0, "8c 8d 8h 9c 9d"), *passes(1, 2, 3), act(0, "Tc Td"), *passes(1, 2, 3), act(0, "Js")]
+SLAM = [
+    act(0, "3c 4c 5d 6h 7s"),
+    *passes(1, 2, 3),
+    act(0, "8c 8d 8h 9c 9d"),
+    *passes(1, 2, 3),
+    act(0, "Tc Td"),
+    *passes(1, 2, 3),
+    act(0, "Js"),
+]
 
 
 # ---- who leads, who follows
@@ -99,7 +108,13 @@ def test_pass_does_not_lock_a_player_out_of_the_trick():
 
 def test_three_passes_in_a_row_end_the_trick_and_the_last_player_leads_anything():
     record = validate_game(10, hands_of(RACE_DEAL), [*NO_LOCK, *passes(2, 3, 0)])
-    assert (record.legal, record.state.turn, record.state.table, record.state.table_seat, record.state.passes_in_row) == (True, 1, None, None, 0)
+    assert (
+        record.legal,
+        record.state.turn,
+        record.state.table,
+        record.state.table_seat,
+        record.state.passes_in_row,
+    ) == (True, 1, None, None, 0)
     record = validate_game(10, hands_of(RACE_DEAL), [*NO_LOCK, *passes(2, 3, 0), act(1, "Ac Ad")])
     assert (record.legal, record.state.table.category) == (True, "pair")
 
@@ -138,7 +153,13 @@ def test_game_ends_the_moment_a_hand_is_empty():
 
 def test_any_action_after_the_game_ended_is_a_violation():
     record = validate_game(10, hands_of(SLAM_DEAL), [*SLAM, act(1)])
-    assert (record.legal, codes(record), record.finished, record.winner, record.score) == (False, [("action_after_game_end", 13)], True, 0, None)
+    assert (record.legal, codes(record), record.finished, record.winner, record.score) == (
+        False,
+        [("action_after_game_end", 13)],
+        True,
+        0,
+        None,
+    )
 
 
 def test_first_illegal_action_is_reported_with_its_index_and_replay_stops_there():
@@ -156,8 +177,20 @@ def test_all_problems_of_the_first_illegal_action_are_reported():
 def test_unfinished_legal_record_returns_the_state():
     record = validate_game(10, hands_of(RACE_DEAL), NO_LOCK)
     state = record.state
-    assert (record.legal, record.finished, record.winner, record.score, record.points) == (True, False, None, None, None)
-    assert (state.turn, state.table_seat, state.passes_in_row, state.cards_left, state.actions_replayed) == (2, 1, 0, (12, 12, 12, 13), 6)
+    assert (record.legal, record.finished, record.winner, record.score, record.points) == (
+        True,
+        False,
+        None,
+        None,
+        None,
+    )
+    assert (state.turn, state.table_seat, state.passes_in_row, state.cards_left, state.actions_replayed) == (
+        2,
+        1,
+        0,
+        (12, 12, 12, 13),
+        6,
+    )
     assert state.table.strength == (1, 3, 0)
     assert [str(c) for c in state.hands[1]] == "4d 4h 5c 7c 9h Th Jc Qd Kc Ac Ad Ah".split()
 
@@ -205,7 +238,12 @@ def test_dragon_as_the_games_first_play_by_the_three_of_clubs_holder_is_a_grand_
     dragon = DRAGON.replace("3h", "3c")
     record = validate_game(1, deal_with(s0=dragon), [act(0, dragon)])
     assert (record.legal, record.finished, record.winner, record.grand_slam) == (True, True, 0, True)
-    assert factor_codes(record.score.winner.factors) == [("grand_slam", 2), ("three_of_clubs_finish", 2), ("twos_finish", 2), ("monster_finish", 2)]
+    assert factor_codes(record.score.winner.factors) == [
+        ("grand_slam", 2),
+        ("three_of_clubs_finish", 2),
+        ("twos_finish", 2),
+        ("monster_finish", 2),
+    ]
     assert record.score.winner.multiplier == 16
     assert sum(record.points) == 0
 

@@ -1,4 +1,5 @@
 """合法與犯規: one action judged from the hand and the play to beat."""
+
 import pytest
 
 from service.rules.big_two import Action, validate_move
@@ -39,7 +40,12 @@ def test_leader_cannot_pass():
 
 def test_an_illegal_move_leaves_the_hand_unchanged():
     result = move("Qh 3d 2c", "4s", play("3d"))
-    assert (result.legal, texts(result.hand_after), result.play, result.wins) == (False, ["3d", "Qh", "2c"], None, False)
+    assert (result.legal, texts(result.hand_after), result.play, result.wins) == (
+        False,
+        ["3d", "Qh", "2c"],
+        None,
+        False,
+    )
 
 
 def test_leader_may_play_any_combination():
@@ -121,7 +127,10 @@ def test_playing_the_last_card_wins():
 def test_dragon_with_the_full_hand_may_be_played_on_any_turn_whatever_the_table(table):
     hand = cards(DRAGON_HAND)
     if table is not None:  # a table the dragon does not hold cards of
-        hand = [c if c not in cards(table) else next(d for d in DECK if d.rank == c.rank and d not in cards(table)) for c in hand]
+        hand = [
+            c if c not in cards(table) else next(d for d in DECK if d.rank == c.rank and d not in cards(table))
+            for c in hand
+        ]
     result = validate_move(hand, None if table is None else cards(table), Action.play(hand))
     assert (result.legal, result.violations, result.hand_after, result.wins) == (True, (), (), True)
     assert result.play.category == "dragon"

@@ -1,6 +1,7 @@
 """plays/legal: every legal play of a turn, proven equal to what moves/validate accepts on every subset of
 many random hands, in canonical order, each play once; the situations (first lead, lead, follow, the trick
 come back) and the 422s of impossible input."""
+
 from __future__ import annotations
 
 import random
@@ -141,7 +142,9 @@ def test_a_dragon_and_a_green_dragon_are_listed_while_holding_all_13_on_any_tabl
     listed = list_plays(dragon, cards("2h"))
     assert [g.combination for g in listed.groups] == ["single", "dragon"]  # the 2s beats the 2h; the dragon beats all
     greens = list_plays(green, cards("Ah Ad As Ks Kh"))
-    assert greens.groups[-1].combination == "green_dragon" and greens.groups[-1].plays[0].cards == tuple(sorted(green, key=big_two_key))
+    assert greens.groups[-1].combination == "green_dragon" and greens.groups[-1].plays[0].cards == tuple(
+        sorted(green, key=big_two_key)
+    )
 
 
 def test_nothing_but_a_pass_beats_a_straight_flush_without_a_higher_one():
@@ -161,12 +164,18 @@ def codes(call) -> list[tuple[str, tuple]]:
 def test_impossible_situations_are_refused_with_their_paths():
     assert codes(lambda: list_plays(cards("3c 3c"))) == [("duplicate_card", ("hand", 1))]
     assert codes(lambda: list_plays(cards("3c 4c"), cards("4c"))) == [("duplicate_card", ("table", "cards", 0))]
-    assert codes(lambda: list_plays(cards("3c 4c"), cards("5c 6d"))) == [(PlaysProblem.TABLE_NOT_A_PLAY, ("table", "cards"))]
+    assert codes(lambda: list_plays(cards("3c 4c"), cards("5c 6d"))) == [
+        (PlaysProblem.TABLE_NOT_A_PLAY, ("table", "cards"))
+    ]
     assert codes(lambda: list_plays(DECK[:14])) == [("wrong_card_count", ("hand",))]
     assert codes(lambda: list_plays(cards("3c 4c"), first_lead=True)) == [(PlaysProblem.FIRST_LEAD_HAND, ("hand",))]
     hand = cards("3c 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
-    assert codes(lambda: list_plays(hand, cards("3d"), first_lead=True)) == [(PlaysProblem.FIRST_LEAD_WITH_TABLE, ("table",))]
-    assert codes(lambda: list_plays(hand[1:] + cards("3d"), first_lead=True)) == [(PlaysProblem.FIRST_LEAD_HAND, ("hand",))]
+    assert codes(lambda: list_plays(hand, cards("3d"), first_lead=True)) == [
+        (PlaysProblem.FIRST_LEAD_WITH_TABLE, ("table",))
+    ]
+    assert codes(lambda: list_plays(hand[1:] + cards("3d"), first_lead=True)) == [
+        (PlaysProblem.FIRST_LEAD_HAND, ("hand",))
+    ]
     assert codes(lambda: list_plays(cards("3c"), cards("4c"), table_seat=1)) == [(PlaysProblem.SEAT_NEEDED, ("seat",))]
 
 

@@ -1,4 +1,5 @@
 """Properties: thousands of random legal games, order-independence, antisymmetry, legal_plays == validate_move."""
+
 import random
 from itertools import combinations
 
@@ -6,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.api import create_app
 from service.rules.big_two import (
     Action,
     Combination,
@@ -16,7 +18,6 @@ from service.rules.big_two import (
     validate_game,
     validate_move,
 )
-from service.api import create_app
 from service.rules.cards import DECK
 from tests.big_two.players import deal, play_random_game
 
@@ -33,6 +34,7 @@ def through_http(base: int, played) -> dict:
     response = CLIENT.post("/v1/big-two/games/validate", json=body)
     assert response.status_code == 200
     return response.get_json()
+
 
 GAMES = 2000
 CHUNKS = 8  # parallel-friendly: pytest-xdist spreads the chunks over workers
@@ -55,7 +57,12 @@ def test_random_legal_games_end_legally_and_scores_sum_to_zero(chunk):
         assert sum(record.points) == 0
         assert record.points[played.winner] == record.score.winner.points > 0
         assert record.state.cards_left == tuple(len(hand) for hand in played.remaining)
-        expected = score_game(10, played.actions[-1].cards, played.grand_slam, [played.remaining[s] for s in range(4) if s != played.winner])
+        expected = score_game(
+            10,
+            played.actions[-1].cards,
+            played.grand_slam,
+            [played.remaining[s] for s in range(4) if s != played.winner],
+        )
         assert [loser.points for loser in record.score.losers] == [loser.points for loser in expected.losers]
         answer = through_http(10, played)
         assert (answer["legal"], answer["finished"], answer["violations"]) == (True, True, [])
@@ -157,7 +164,9 @@ def test_validate_move_never_depends_on_card_order(rng, size):
     pool = hand + list(DECK[:3])  # sometimes a card the hand does not hold, sometimes one twice
     action = Action.pass_() if rng.random() < 0.2 else Action.play(rng.choices(pool, k=rng.choice([1, 2, 5])))
     again = Action(action.type, shuffled(rng, action.cards))
-    assert validate_move(shuffled(rng, hand), None if table is None else shuffled(rng, table), again) == validate_move(hand, table, action)
+    assert validate_move(shuffled(rng, hand), None if table is None else shuffled(rng, table), again) == validate_move(
+        hand, table, action
+    )
 
 
 @PROPERTY
@@ -166,7 +175,7 @@ def test_score_game_never_depends_on_card_order(rng):
     deck = shuffled(rng, DECK)
     last_play = list(rng.choice([p for p in legal_plays(deck[:13]) if len(p) < 13]))
     rest = [c for c in deck if c not in last_play]
-    losers = [rest[:rng.randint(1, 13)], rest[13:13 + rng.randint(1, 13)], rest[26:26 + rng.randint(1, 13)]]
+    losers = [rest[: rng.randint(1, 13)], rest[13 : 13 + rng.randint(1, 13)], rest[26 : 26 + rng.randint(1, 13)]]
     expected = score_game(3, last_play, False, losers)
     assert score_game(3, shuffled(rng, last_play), False, [shuffled(rng, loser) for loser in losers]) == expected
 

@@ -1,4 +1,5 @@
 """計分: loser pays base x cards left x loser multiplier x winner multiplier; the winner takes the sum."""
+
 import pytest
 
 from service.rules.big_two import score_game
@@ -26,7 +27,7 @@ def plain_losers(*sizes: int, avoid=()) -> list[list]:
     pool.sort(key=lambda c: (c.suit.order + c.rank) % 4 * 13 + c.rank)  # spread suits and ranks
     losers, start = [], 0
     for size in sizes:
-        hand = pool[start:start + size]
+        hand = pool[start : start + size]
         losers.append(hand)
         start += size
     return losers
@@ -54,7 +55,9 @@ def test_worked_example_base_10_last_play_pair_of_twos():
 
 
 def test_factors_carry_a_reason_and_the_cards_that_earn_them():
-    score = score_game(10, cards("2s 2h"), False, [cards("3c 7d Jh"), cards("2c 2d 4d"), cards("9s 9h 9d 9c 3h 4h 5d 6h 7s 8h")])
+    score = score_game(
+        10, cards("2s 2h"), False, [cards("3c 7d Jh"), cards("2c 2d 4d"), cards("9s 9h 9d 9c 3h 4h 5d 6h 7s 8h")]
+    )
     (twos_finish,) = score.winner.factors
     assert (twos_finish.reason, texts(twos_finish.cards)) == ("2 two(s) in the last play, x2 each", ["2h", "2s"])
     tier, twos = score.losers[1].factors
@@ -67,9 +70,7 @@ def test_factors_carry_a_reason_and_the_cards_that_earn_them():
 # ---- 輸家倍數
 
 
-@pytest.mark.parametrize(
-    "left, tier", [(13, 4), (12, 3), (11, 3), (10, 3), (9, 2), (8, 2), (7, 1), (4, 1), (1, 1)]
-)
+@pytest.mark.parametrize("left, tier", [(13, 4), (12, 3), (11, 3), (10, 3), (9, 2), (8, 2), (7, 1), (4, 1), (1, 1)])
 def test_cards_left_tier_takes_exactly_one_tier(left, tier):
     (loser, *_) = score_game(1, cards("2s"), False, [PLAIN[:left], cards("2h"), cards("2d")]).losers
     assert factors(loser.factors) == [("cards_left_tier", tier)]
@@ -157,7 +158,12 @@ def test_monster_finish_doubles(last_play):
 
 def test_all_winner_factors_multiply():
     score = score_game(1, cards("2c 3c 4c 5c 6c"), True, plain_losers(13, 13, 13, avoid=cards("2c 3c 4c 5c 6c")))
-    assert factors(score.winner.factors) == [("grand_slam", 2), ("three_of_clubs_finish", 2), ("twos_finish", 2), ("monster_finish", 2)]
+    assert factors(score.winner.factors) == [
+        ("grand_slam", 2),
+        ("three_of_clubs_finish", 2),
+        ("twos_finish", 2),
+        ("monster_finish", 2),
+    ]
     assert score.winner.multiplier == 16
 
 
@@ -183,7 +189,11 @@ def test_dragon_holding_the_three_of_clubs_also_doubles_for_it():
 def test_green_dragon_pays_x20_instead_of_the_monster_x2():
     clubs = [c for c in DECK if c.suit == "c"]
     score = score_game(1, clubs, False, [cards("3h"), cards("3d"), cards("3s")])
-    assert factors(score.winner.factors) == [("three_of_clubs_finish", 2), ("twos_finish", 2), ("green_dragon_finish", 20)]
+    assert factors(score.winner.factors) == [
+        ("three_of_clubs_finish", 2),
+        ("twos_finish", 2),
+        ("green_dragon_finish", 20),
+    ]
     assert score.winner.multiplier == 80
     spades = [c for c in DECK if c.suit == "s"]
     score = score_game(1, spades, False, [cards("3h"), cards("3d"), cards("3c")])
@@ -260,7 +270,13 @@ def test_the_scoring_is_the_rule_sets_data_not_code():
     assert find_game("big-two").default.rules is TAIWAN
     losers = [cards("3c 7d Jh"), cards("2c 2d 4d"), cards("9s 9h 9d 9c 3h 4h 5d 6h 7s 8h")]
     house = score_game(10, cards("2s 2h"), False, losers)
-    variant = replace(TAIWAN, id="variant", two_held=3, two_finish=1, cards_left_tiers=(CardsLeftTier(10, 2, "10-12"), CardsLeftTier(0, 1, "0-7")))
+    variant = replace(
+        TAIWAN,
+        id="variant",
+        two_held=3,
+        two_finish=1,
+        cards_left_tiers=(CardsLeftTier(10, 2, "10-12"), CardsLeftTier(0, 1, "0-7")),
+    )
     other = score_game(10, cards("2s 2h"), False, losers, variant)
     # base x cards left x loser multiplier x winner multiplier. House: the winner's two 2s x4; two 2s held x4;
     # 10 cards left x3 and four 9s with a kicker (a monster) x2. Variant: 2s in the last play x1, each 2

@@ -5,6 +5,7 @@ fresh profile and every background-networking feature off, so the only traffic i
 ``Chromium`` is a context manager: it starts the browser, attaches to its first tab, and on exit kills the
 process group it started. Clicks are real mouse events at the element's centre, as a person would click.
 """
+
 from __future__ import annotations
 
 import json
@@ -123,7 +124,9 @@ class Chromium:
         """The value of a JavaScript expression in the page (promises awaited)."""
         result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
         if "exceptionDetails" in result:
-            raise RuntimeError(f"{expression[:80]}: {result['exceptionDetails'].get('exception', result['exceptionDetails'])}")
+            raise RuntimeError(
+                f"{expression[:80]}: {result['exceptionDetails'].get('exception', result['exceptionDetails'])}"
+            )
         return result["result"].get("value")
 
     def wait_for(self, expression: str, timeout: float = 20.0, what: str = "") -> Any:

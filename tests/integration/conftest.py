@@ -5,6 +5,7 @@ has already run it). ``live_server`` is the production entry point, ``gunicorn -
 service.wsgi:app``, on 127.0.0.1 and a free port (``bench.common.GunicornServer``), one per test process,
 stopped at the end of the session.
 """
+
 from __future__ import annotations
 
 import os

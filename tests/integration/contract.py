@@ -1,4 +1,5 @@
 """The operations of openapi.yaml, as the integration tests and ``examples/`` see them."""
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,13 @@ def example_text(example: Any) -> str:
 def _json(value: Any, indent: str) -> str:
     inner = indent + "  "
     flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    if isinstance(value, dict) and len(indent + flat) <= 100 and not any(
-        isinstance(v, dict) or (isinstance(v, list) and any(isinstance(x, (dict, list)) for x in v)) for v in value.values()
+    if (
+        isinstance(value, dict)
+        and len(indent + flat) <= 100
+        and not any(
+            isinstance(v, dict) or (isinstance(v, list) and any(isinstance(x, (dict, list)) for x in v))
+            for v in value.values()
+        )
     ):
         return flat  # a small record of plain values (and lists of them) on one line
     if isinstance(value, dict) and value:

@@ -1,6 +1,7 @@
 """deploy/nginx.conf on this machine: the same file, with the container names swapped for loopback
 addresses and its /tmp paths for a temporary directory, checked by ``nginx -t`` or run in front of
 gunicorn servers started by the tests (Debian's nginx, installed by scripts/install-test-tools)."""
+
 from __future__ import annotations
 
 import os
@@ -70,7 +71,9 @@ class NginxServer:
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.__exit__()
-                    raise RuntimeError("nginx did not start:\n" + (self.directory / "nginx.log").read_text(errors="replace")) from None
+                    raise RuntimeError(
+                        "nginx did not start:\n" + (self.directory / "nginx.log").read_text(errors="replace")
+                    ) from None
                 time.sleep(0.05)
 
     def __exit__(self, *exc: object) -> None:

@@ -1,6 +1,7 @@
 """deploy/: the Kubernetes manifests validate against the Kubernetes schemas (kubernetes-validate, strict)
 and hold what production needs; the compose file runs several replicas behind nginx; nginx.conf passes
 ``nginx -t``."""
+
 from __future__ import annotations
 
 import re
@@ -58,7 +59,9 @@ def test_deployment_probes_resources_and_security():
     assert int(env["WEB_CONCURRENCY"]) >= 1  # gunicorn would count the node's cores, not the pod's limit
     for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
         assert container[probe]["httpGet"] == {"path": "/healthz", "port": "http"}, probe
-    assert {"cpu", "memory"} <= set(container["resources"]["requests"]) and {"cpu", "memory"} <= set(container["resources"]["limits"])
+    assert {"cpu", "memory"} <= set(container["resources"]["requests"]) and {"cpu", "memory"} <= set(
+        container["resources"]["limits"]
+    )
     assert pod["securityContext"]["runAsNonRoot"] is True
     uid = re.search(r"--uid (\d+)", (ROOT / "Dockerfile").read_text(encoding="utf-8"))
     if uid:  # the image's user, so runAsNonRoot can check it
@@ -67,7 +70,9 @@ def test_deployment_probes_resources_and_security():
     assert security["readOnlyRootFilesystem"] is True and security["allowPrivilegeEscalation"] is False
     assert security["capabilities"]["drop"] == ["ALL"]
     mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
-    assert "emptyDir" in next(v for v in pod["volumes"] if v["name"] == mounts["/tmp"])  # writable /tmp on a read-only root
+    assert "emptyDir" in next(
+        v for v in pod["volumes"] if v["name"] == mounts["/tmp"]
+    )  # writable /tmp on a read-only root
     assert pod["terminationGracePeriodSeconds"] > 20  # gunicorn's graceful_timeout
 
 
@@ -77,7 +82,11 @@ def test_service_and_autoscaler_point_at_the_deployment():
     assert service["spec"]["selector"].items() <= labels.items()
     assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
     assert [p["targetPort"] for p in service["spec"]["ports"]] == ["http"]
-    assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": deployment["metadata"]["name"]}
+    assert hpa["spec"]["scaleTargetRef"] == {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "name": deployment["metadata"]["name"],
+    }
     (metric,) = hpa["spec"]["metrics"]
     assert metric["type"] == "Resource" and metric["resource"]["name"] == "cpu"
     assert 2 <= hpa["spec"]["minReplicas"] < hpa["spec"]["maxReplicas"]

@@ -1,6 +1,7 @@
 """GET /docs in a real browser: headless Chromium (Debian's package) over the DevTools protocol, against
 gunicorn on the loopback. The page must list every operation of the contract, load nothing from any other
 host, and answer a "Try it out" call with the service's real answer."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,10 @@ from tests.integration.chromium import Chromium
 from tests.integration.contract import GAME_TAGS, OPERATIONS, SPEC
 
 TRY_IT = "ofcEvaluateRow"
-TRY_IT_ANSWER = {"hand": {"category": "pair", "label": "Pair", "strength": [2, 13, 14], "cards": ["Kh", "Kd", "As"]}, "royalty": 8}
+TRY_IT_ANSWER = {
+    "hand": {"category": "pair", "label": "Pair", "strength": [2, 13, 14], "cards": ["Kh", "Kd", "As"]},
+    "royalty": 8,
+}
 
 
 def test_docs_assets_are_served_by_the_service_itself(client):
@@ -58,19 +62,27 @@ def test_docs_page_lists_every_operation_and_try_it_out_answers(live_server, pos
         block = f"#operations-{op.tag}-{op.operation_id}"
         browser.click(f"{block} .opblock-summary-control")
         browser.click(f"{block} .try-out__btn")
-        body = browser.wait_for(f"document.querySelector('{block} textarea.body-param__text')?.value", what="the request body")
+        body = browser.wait_for(
+            f"document.querySelector('{block} textarea.body-param__text')?.value", what="the request body"
+        )
         assert json.loads(body) == op.request_example
         browser.click(f"{block} .execute")
         status = browser.wait_for(f"document.querySelector('{block} .live-responses-table tr.response .response-col_status')?.textContent",
                                   what="the live response")  # fmt: skip
-        answer = browser.evaluate(f"document.querySelector('{block} .live-responses-table tr.response .response-col_description pre.microlight').textContent")
+        answer = browser.evaluate(
+            f"document.querySelector('{block} .live-responses-table tr.response .response-col_description pre.microlight').textContent"
+        )
         assert status.strip() == "200"
         assert json.loads(answer) == TRY_IT_ANSWER
         assert post(op.path.removeprefix("/v1"), op.request_example) == (200, TRY_IT_ANSWER)
 
         # Nothing but this service (and inline data: images) was loaded; no script error, no CSP violation.
         urls = {e["params"]["request"]["url"] for e in browser.events if e["method"] == "Network.requestWillBeSent"}
-        elsewhere = {u for u in urls if not u.startswith("data:") and urlsplit(u)._replace(path="", query="", fragment="").geturl() != origin}
+        elsewhere = {
+            u
+            for u in urls
+            if not u.startswith("data:") and urlsplit(u)._replace(path="", query="", fragment="").geturl() != origin
+        }
         assert not elsewhere
         assert {origin + "/docs/assets/swagger-ui-bundle.js", origin + "/openapi.json", origin + op.path} <= urls
         problems = [e["params"] for e in browser.events

@@ -3,6 +3,7 @@ example in openapi.yaml; and ``examples/run.py BASE_URL`` posts them all to a li
 
 When the spec's examples change, rewrite the files from it:  .venv/bin/python -m tests.integration.test_examples --write
 """
+
 from __future__ import annotations
 
 import json
@@ -57,7 +58,9 @@ def test_run_py_without_arguments_posts_to_the_default_url(live_server):
         count = len(args) or len(POST_OPERATIONS)
         assert result.stdout.rstrip().endswith(f"{count} requests, {count} answered 2xx")
         assert f"at {live_server.base_url}:" in result.stdout.splitlines()[0]
-    usage = subprocess.run([sys.executable, str(EXAMPLES_DIR / "run.py"), "--help"], capture_output=True, text=True, timeout=60)
+    usage = subprocess.run(
+        [sys.executable, str(EXAMPLES_DIR / "run.py"), "--help"], capture_output=True, text=True, timeout=60
+    )
     assert "[base_url] [operation_ids ...]" in usage.stdout and "http://127.0.0.1:8000" in usage.stdout
 
 

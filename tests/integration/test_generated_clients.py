@@ -3,6 +3,7 @@ extra) makes a Python package that imports and answers one call per game against
 openapi-typescript (npm, exact version, installed by scripts/install-test-tools into .tools/node) makes
 types under which every request and 200-answer example of the contract type-checks with ``tsc --strict``,
 and wrong requests do not."""
+
 from __future__ import annotations
 
 import importlib
@@ -70,9 +71,16 @@ def test_python_client_one_call_per_game_against_gunicorn(python_client, live_se
     from card_rules_client.api.big_two import big_two_classify_play
     from card_rules_client.api.joker_thirteen import joker_thirteen_evaluate_dun
     from card_rules_client.api.ofc_pineapple import ofc_evaluate_row, ofc_score_hand
-    from card_rules_client.models import (BigTwoClassification, BigTwoClassifyRequest, HandScore, HandScoreRequest,
-                                          JokerThirteenDunEvaluateRequest, JokerThirteenDunValue, Problem,
-                                          RowEvaluateRequest)  # fmt: skip
+    from card_rules_client.models import (
+        BigTwoClassification,
+        BigTwoClassifyRequest,
+        HandScore,
+        HandScoreRequest,
+        JokerThirteenDunEvaluateRequest,
+        JokerThirteenDunValue,
+        Problem,
+        RowEvaluateRequest,  # fmt: skip
+    )
 
     client = Client(base_url=live_server.base_url, raise_on_unexpected_status=True)
     with client:
@@ -85,7 +93,8 @@ def test_python_client_one_call_per_game_against_gunicorn(python_client, live_se
 
         # Joker Thirteen: A-K of spades and three jokers on the tail is a straight flush to the ace.
         response = joker_thirteen_evaluate_dun.sync_detailed(
-            client=client, body=JokerThirteenDunEvaluateRequest.from_dict(example("jokerThirteenEvaluateDun")))
+            client=client, body=JokerThirteenDunEvaluateRequest.from_dict(example("jokerThirteenEvaluateDun"))
+        )
         assert response.status_code == 200 and isinstance(response.parsed, JokerThirteenDunValue)
         assert response.parsed.to_dict() == {
             "hand": {"category": "straight_flush", "label": "Straight flush", "strength": [11, 14],
@@ -94,7 +103,9 @@ def test_python_client_one_call_per_game_against_gunicorn(python_client, live_se
         }  # fmt: skip
 
         # Taiwanese Big Two: four nines with a kicker is a monster.
-        response = big_two_classify_play.sync_detailed(client=client, body=BigTwoClassifyRequest.from_dict(example("bigTwoClassifyPlay")))
+        response = big_two_classify_play.sync_detailed(
+            client=client, body=BigTwoClassifyRequest.from_dict(example("bigTwoClassifyPlay"))
+        )
         assert response.status_code == 200 and isinstance(response.parsed, BigTwoClassification)
         assert response.parsed.to_dict() == {
             "valid": True, "combination": "four_of_a_kind", "monster": True, "violations": [],
@@ -103,7 +114,9 @@ def test_python_client_one_call_per_game_against_gunicorn(python_client, live_se
         }  # fmt: skip
 
         # A "no" comes back typed too: a 3-card middle row is a 422 problem pointing at the cards.
-        response = ofc_evaluate_row.sync_detailed(client=client, body=RowEvaluateRequest.from_dict({"row": "middle", "cards": ["As", "Ks", "Qs"]}))
+        response = ofc_evaluate_row.sync_detailed(
+            client=client, body=RowEvaluateRequest.from_dict({"row": "middle", "cards": ["As", "Ks", "Qs"]})
+        )
         assert response.status_code == 422 and isinstance(response.parsed, Problem)
         assert response.parsed.status == 422 and [e.pointer for e in response.parsed.errors] == ["/cards"]
 
@@ -112,7 +125,7 @@ def test_readme_python_snippet_runs_from_any_folder(python_client, live_server, 
     """README, "Generated clients": the Python snippet, run from a folder that is not the repository's, prints
     what its comment says; the third-party packages the README names are the ones the generated code imports."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    clients = readme[readme.index("### Generated clients"):]
+    clients = readme[readme.index("### Generated clients") :]
     snippet = re.search(r"```python\n(.*?)```", clients, re.S).group(1)
     printed = re.search(r"^print\(.*\)  # (.*)$", snippet, re.M).group(1)
     monkeypatch.chdir(tmp_path)
@@ -124,7 +137,7 @@ def test_readme_python_snippet_runs_from_any_folder(python_client, live_server, 
                 for m in re.findall(r"^\s*(?:from|import) ([\w.]+)", f.read_text(encoding="utf-8"), re.M)}  # fmt: skip
     third_party = {m for m in imported - set(sys.stdlib_module_names) if m not in (PACKAGE, "")}
     assert third_party == {"httpx", "attrs"}, third_party
-    named = clients[:clients.index("```")]
+    named = clients[: clients.index("```")]
     assert "`httpx`" in named and "`attrs`" in named and "dateutil" not in named
 
 
@@ -175,10 +188,14 @@ def typescript_examples() -> str:
             name = op["operationId"]
             if method == "post":
                 body = op["requestBody"]["content"]["application/json"]["example"]
-                lines.append(f"export const {name}Request: JsonBody<{json.dumps(name)}> = {json.dumps(body, ensure_ascii=False)};")
+                lines.append(
+                    f"export const {name}Request: JsonBody<{json.dumps(name)}> = {json.dumps(body, ensure_ascii=False)};"
+                )
             answer = op["responses"]["200"].get("content", {}).get("application/json", {})
             if "example" in answer:
-                lines.append(f"export const {name}Answer: Answer<{json.dumps(name)}> = {json.dumps(answer['example'], ensure_ascii=False)};")
+                lines.append(
+                    f"export const {name}Answer: Answer<{json.dumps(name)}> = {json.dumps(answer['example'], ensure_ascii=False)};"
+                )
     return "\n".join(lines) + "\n"
 
 

@@ -1,6 +1,7 @@
 """The README's curl examples in Chinese, run as written by curl against a real gunicorn on the loopback,
 answer what their comments say (tests/api/test_readme.py replays every curl command through the test
 client; this runs the Chinese ones for real: the headers and the UTF-8 on the wire)."""
+
 from __future__ import annotations
 
 import json
@@ -16,7 +17,12 @@ CHINESE = [(command, comment) for command, comment in CURLS if "Accept-Language:
 
 
 def test_the_readme_shows_a_curl_example_in_each_chinese():
-    asked = {language for command, _ in CHINESE for language in ("zh-TW", "zh-CN") if f"Accept-Language: {language}'" in command}
+    asked = {
+        language
+        for command, _ in CHINESE
+        for language in ("zh-TW", "zh-CN")
+        if f"Accept-Language: {language}'" in command
+    }
     assert asked == {"zh-TW", "zh-CN"}
     assert all(claims(comment) for _, comment in CHINESE)
 

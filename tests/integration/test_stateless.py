@@ -1,6 +1,7 @@
 """The service is stateless, so it scales out: two gunicorn servers (two loopback ports, separate
 processes) answer every operation's example identically whichever of them gets each request, in any
 order; and deploy/nginx.conf in front of them spreads requests over both with the same answers."""
+
 from __future__ import annotations
 
 import json

@@ -14,6 +14,7 @@ ranks of the five cards and on whether they share one suit (see ``natural``), so
 substitutions rank by rank, asks which of "flush" / "not a flush" some lawful substitution of those ranks
 reaches, and evaluates only those. The tests check the two against each other.
 """
+
 from __future__ import annotations
 
 from collections import Counter

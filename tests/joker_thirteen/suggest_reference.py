@@ -4,6 +4,7 @@ Each dun is valued by the public ``evaluate_dun`` (not the suggester's cache), t
 probabilities are read from the shipped table's counts directly, and the objective is computed as the
 module documents it, as an exact integer (x deals^3).
 """
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """The Joker Thirteen HTTP operations: exact answers (the joker table, the worked example), the documented
 examples, card notation, and the precise 422s the spec cannot express, each with its JSON pointer."""
+
 from __future__ import annotations
 
 import copy
@@ -25,7 +26,13 @@ def pointers(body: dict[str, Any]) -> list[str]:
 
 
 def hv(category: str, label: str, strength: list[int], cards: str, resolved: str = "") -> dict[str, Any]:
-    return {"category": category, "label": label, "strength": strength, "cards": cards.split(), "resolved": resolved.split()}
+    return {
+        "category": category,
+        "label": label,
+        "strength": strength,
+        "cards": cards.split(),
+        "resolved": resolved.split(),
+    }
 
 
 def seat(head: str, middle: str, tail: str) -> dict[str, list[str]]:
@@ -51,7 +58,10 @@ def validator(name: str) -> Draft202012Validator:
 
 
 def test_every_operation_is_documented():
-    assert sorted(PATHS) == [f"/v1/joker-thirteen/{p}" for p in ("arrangements/suggest", "arrangements/validate", "duns/compare", "duns/evaluate", "rounds/score")]
+    assert sorted(PATHS) == [
+        f"/v1/joker-thirteen/{p}"
+        for p in ("arrangements/suggest", "arrangements/validate", "duns/compare", "duns/evaluate", "rounds/score")
+    ]
 
 
 @pytest.mark.parametrize("path", sorted(PATHS))
@@ -98,7 +108,9 @@ LABELS = {
 BONUS = {("head", "trips"): 1, ("middle", "quads"): 2, ("tail", "quads"): 1, ("tail", "straight_flush"): 1}
 
 
-@pytest.mark.parametrize(("dun", "text", "category", "strength", "order", "resolved"), JOKER_TABLE, ids=[f"row{i:02d}" for i in range(1, 13)])
+@pytest.mark.parametrize(
+    ("dun", "text", "category", "strength", "order", "resolved"), JOKER_TABLE, ids=[f"row{i:02d}" for i in range(1, 13)]
+)
 def test_joker_table_rows_through_duns_evaluate(post, dun, text, category, strength, order, resolved):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": dun, "cards": text.split()})
     label = "Pair flush, two pairs" if strength[:2] == [8, 2] else LABELS[category]
@@ -108,12 +120,18 @@ def test_joker_table_rows_through_duns_evaluate(post, dun, text, category, stren
 
 def test_three_jokers_in_the_head_stand_for_themselves_and_pay_five(post):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": "head", "cards": ["JK", "jk", "Jk"]})
-    assert (status, body) == (200, {"hand": hv("three_jokers", "Three jokers", [5], "JK JK JK", "JK JK JK"), "bonus": 5})
+    assert (status, body) == (
+        200,
+        {"hand": hv("three_jokers", "Three jokers", [5], "JK JK JK", "JK JK JK"), "bonus": 5},
+    )
 
 
 def test_no_joker_means_resolved_is_empty(post):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": "middle", "cards": ["2c", "2d", "2h", "2s", "2s"]})
-    assert (status, body) == (200, {"hand": hv("real_five", "Five of a kind (real cards)", [13, 2], "2s 2s 2h 2d 2c"), "bonus": 12})
+    assert (status, body) == (
+        200,
+        {"hand": hv("real_five", "Five of a kind (real cards)", [13, 2], "2s 2s 2h 2d 2c"), "bonus": 12},
+    )
 
 
 @pytest.mark.parametrize(
@@ -133,11 +151,17 @@ def test_bonus_per_opponent_by_dun_and_exact_category(post, dun, text, bonus):
 @pytest.mark.parametrize("spelling", [["As", "Ks", "Qs", "Js"], ["as", "KS", "q♠", "J♤"], ["A♠", "k♠", "Q♤", "j♠"]])
 def test_joker_and_card_spellings_give_the_same_canonical_answer(post, joker, spelling):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": "tail", "cards": [*spelling, joker]})
-    assert (status, body) == (200, {"hand": hv("straight_flush", "Straight flush", [11, 14], "As Ks Qs Js JK", "Ts"), "bonus": 1})
+    assert (status, body) == (
+        200,
+        {"hand": hv("straight_flush", "Straight flush", [11, 14], "As Ks Qs Js JK", "Ts"), "bonus": 1},
+    )
 
 
 def test_ten_may_be_spelled_10_and_answers_are_canonical(post):
-    status, body = post("joker-thirteen/duns/compare", {"dun": "middle", "a": ["10h", "9h", "8h", "7h", "jk"], "b": ["Th", "9h", "8h", "7h", "6h"]})
+    status, body = post(
+        "joker-thirteen/duns/compare",
+        {"dun": "middle", "a": ["10h", "9h", "8h", "7h", "jk"], "b": ["Th", "9h", "8h", "7h", "6h"]},
+    )
     assert (status, body["winner"]) == (200, "a")
     assert body["a"]["hand"]["cards"] == ["JK", "Th", "9h", "8h", "7h"] and body["a"]["hand"]["resolved"] == ["Jh"]
 
@@ -154,14 +178,18 @@ def test_rounds_score_ignores_card_spelling(post):
     for p in variant:
         for key, cards in p.items():
             p[key] = [c.lower().replace("s", "♠") if i % 2 else c.upper() for i, c in enumerate(cards)]
-    assert post("joker-thirteen/rounds/score", {"players": variant}) == post("joker-thirteen/rounds/score", {"players": players})
+    assert post("joker-thirteen/rounds/score", {"players": variant}) == post(
+        "joker-thirteen/rounds/score", {"players": players}
+    )
 
 
 # ---- duns/compare ----------------------------------------------------------------------------------------
 
 
 def test_joker_straight_ties_the_natural_one(post):
-    status, body = post("joker-thirteen/duns/compare", {"dun": "middle", "a": "9c 8d 7h 6s 5c".split(), "b": "JK 8d 7h 6s 5c".split()})
+    status, body = post(
+        "joker-thirteen/duns/compare", {"dun": "middle", "a": "9c 8d 7h 6s 5c".split(), "b": "JK 8d 7h 6s 5c".split()}
+    )
     assert status == 200
     assert body == {
         "winner": "tie",
@@ -171,16 +199,24 @@ def test_joker_straight_ties_the_natural_one(post):
 
 
 def test_compare_hands_may_share_cards_but_each_is_checked_against_the_deck(post):
-    status, body = post("joker-thirteen/duns/compare", {"dun": "head", "a": ["Ah", "Ad", "2c"], "b": ["Ah", "Ad", "3c"]})
+    status, body = post(
+        "joker-thirteen/duns/compare", {"dun": "head", "a": ["Ah", "Ad", "2c"], "b": ["Ah", "Ad", "3c"]}
+    )
     assert (status, body["winner"]) == (200, "b")
-    status, body = post("joker-thirteen/duns/compare", {"dun": "head", "a": ["Ah", "Ad", "2c"], "b": ["Ah", "Ah", "3c"]})
+    status, body = post(
+        "joker-thirteen/duns/compare", {"dun": "head", "a": ["Ah", "Ad", "2c"], "b": ["Ah", "Ah", "3c"]}
+    )
     assert status == 422 and pointers(body) == ["/b/1"]
 
 
 def test_compare_wrong_size_for_the_dun_is_422_at_the_hand(post):
-    status, body = post("joker-thirteen/duns/compare", {"dun": "head", "a": ["As", "Ks", "Qs"], "b": ["As", "Ks", "Qs", "Js"]})
+    status, body = post(
+        "joker-thirteen/duns/compare", {"dun": "head", "a": ["As", "Ks", "Qs"], "b": ["As", "Ks", "Qs", "Js"]}
+    )
     assert status == 422
-    assert body["errors"] == [{"pointer": "/b", "code": "wrong_head_size", "message": "the head holds exactly 3 cards, not 4"}]
+    assert body["errors"] == [
+        {"pointer": "/b", "code": "wrong_head_size", "message": "the head holds exactly 3 cards, not 4"}
+    ]
 
 
 # ---- duns/evaluate: impossible input --------------------------------------------------------------------
@@ -189,7 +225,13 @@ def test_compare_wrong_size_for_the_dun_is_422_at_the_hand(post):
 def test_a_spade_three_times_is_422_at_the_third_copy(post):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": "tail", "cards": ["As", "as", "A♠", "Kd", "Qd"]})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards/2", "code": "duplicate_card", "message": "As appears more often than the deck holds it (2 times)"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/cards/2",
+            "code": "duplicate_card",
+            "message": "As appears more often than the deck holds it (2 times)",
+        }
+    ]
 
 
 def test_a_spade_twice_is_a_pair_flush_not_an_error(post):
@@ -200,7 +242,13 @@ def test_a_spade_twice_is_a_pair_flush_not_an_error(post):
 def test_a_non_spade_twice_is_422_at_the_second_copy(post):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": "middle", "cards": ["Ah", "Kd", "AH", "Qd", "Jc"]})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards/2", "code": "duplicate_card", "message": "Ah appears more often than the deck holds it (once)"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/cards/2",
+            "code": "duplicate_card",
+            "message": "Ah appears more often than the deck holds it (once)",
+        }
+    ]
 
 
 def test_four_jokers_in_one_dun_is_422_at_the_fourth(post):
@@ -208,15 +256,30 @@ def test_four_jokers_in_one_dun_is_422_at_the_fourth(post):
     assert status == 422 and pointers(body) == ["/cards/4"]
 
 
-@pytest.mark.parametrize(("dun", "cards"), [("head", "As Ks Qs Js Ts"), ("middle", "As Ks Qs"), ("tail", "As Ks Qs Js")])
+@pytest.mark.parametrize(
+    ("dun", "cards"), [("head", "As Ks Qs Js Ts"), ("middle", "As Ks Qs"), ("tail", "As Ks Qs Js")]
+)
 def test_wrong_dun_size_is_422_at_cards(post, dun, cards):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": dun, "cards": cards.split()})
     size = 3 if dun == "head" else 5
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards", "code": f"wrong_{dun}_size", "message": f"the {dun} holds exactly {size} cards, not {len(cards.split())}"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/cards",
+            "code": f"wrong_{dun}_size",
+            "message": f"the {dun} holds exactly {size} cards, not {len(cards.split())}",
+        }
+    ]
 
 
-@pytest.mark.parametrize("body", [{"dun": "top", "cards": ["As", "Ks", "Qs"]}, {"dun": "head", "cards": ["As", "Ks"]}, {"dun": "head", "cards": ["As", "Ks", "Qs", "Js", "Ts", "9s"]}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"dun": "top", "cards": ["As", "Ks", "Qs"]},
+        {"dun": "head", "cards": ["As", "Ks"]},
+        {"dun": "head", "cards": ["As", "Ks", "Qs", "Js", "Ts", "9s"]},
+    ],
+)
 def test_schema_422s(post, body):
     status, answer = post("joker-thirteen/duns/evaluate", body)
     assert status == 422 and len(pointers(answer)) == 1
@@ -228,15 +291,29 @@ HAND = "Qh Qd 5c 9c 9d 9h JK 4s Ts Js Qs Ks As 2c 3d 7h 8s".split()
 
 
 def test_validate_legal_arrangement_from_a_hand_discards_the_other_four(post):
-    body = {"hand": HAND, "head": ["Qh", "Qd", "5c"], "middle": ["9c", "9d", "9h", "JK", "4s"], "tail": ["Ts", "Js", "Qs", "Ks", "As"]}
+    body = {
+        "hand": HAND,
+        "head": ["Qh", "Qd", "5c"],
+        "middle": ["9c", "9d", "9h", "JK", "4s"],
+        "tail": ["Ts", "Js", "Qs", "Ks", "As"],
+    }
     status, answer = post("joker-thirteen/arrangements/validate", body)
-    assert (status, answer["legal"], answer["violations"], answer["discarded"]) == (200, True, [], ["8s", "7h", "3d", "2c"])
+    assert (status, answer["legal"], answer["violations"], answer["discarded"]) == (
+        200,
+        True,
+        [],
+        ["8s", "7h", "3d", "2c"],
+    )
     assert answer["duns"]["middle"] == hv("quads", "Four of a kind", [10, 9, 4], "9h 9d 9c JK 4s", "9s")
 
 
 def test_validate_xianggong_is_legal_false_with_the_values(post):
     # the rule book's example: head 9-9-K over middle 9-9-5-4-3 (kickers count)
-    body = {"head": ["9h", "9d", "Kc"], "middle": ["9c", "9s", "5d", "4h", "3c"], "tail": ["Ts", "Js", "Qs", "Ks", "JK"]}
+    body = {
+        "head": ["9h", "9d", "Kc"],
+        "middle": ["9c", "9s", "5d", "4h", "3c"],
+        "tail": ["Ts", "Js", "Qs", "Ks", "JK"],
+    }
     status, answer = post("joker-thirteen/arrangements/validate", body)
     assert (status, answer["legal"], answer["discarded"]) == (200, False, None)
     assert [v["code"] for v in answer["violations"]] == ["head_not_below_middle"]
@@ -252,12 +329,23 @@ def test_validate_every_problem_is_a_violation_never_a_422(post):
     }
     status, answer = post("joker-thirteen/arrangements/validate", body)
     assert (status, answer["legal"], answer["duns"]) == (200, False, None)
-    assert [v["code"] for v in answer["violations"]] == ["wrong_head_size", "wrong_tail_size", "wrong_hand_size", "too_many_copies", "card_not_in_hand"]
+    assert [v["code"] for v in answer["violations"]] == [
+        "wrong_head_size",
+        "wrong_tail_size",
+        "wrong_hand_size",
+        "too_many_copies",
+        "card_not_in_hand",
+    ]
     assert answer["violations"][2]["cards"] == HAND[:16]
 
 
 def test_validate_null_hand_is_no_hand(post):
-    body = {"hand": None, "head": ["Qh", "Qd", "5c"], "middle": ["9c", "9d", "9h", "JK", "4s"], "tail": ["Ts", "Js", "Qs", "Ks", "As"]}
+    body = {
+        "hand": None,
+        "head": ["Qh", "Qd", "5c"],
+        "middle": ["9c", "9d", "9h", "JK", "4s"],
+        "tail": ["Ts", "Js", "Qs", "Ks", "As"],
+    }
     status, answer = post("joker-thirteen/arrangements/validate", body)
     assert (status, answer["legal"], answer["discarded"]) == (200, True, None)
 
@@ -308,7 +396,13 @@ def test_rounds_score_four_jokers_across_the_table_is_422_at_the_fourth(post):
         p["tail"] = ["JK", f"T{suit}", f"J{suit}", f"Q{suit}", f"K{suit}"]  # a joker for each 9: four jokers
     status, body = post("joker-thirteen/rounds/score", {"players": players})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/players/3/tail/0", "code": "duplicate_card", "message": "JK appears more often than the deck holds it (3 times)"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/players/3/tail/0",
+            "code": "duplicate_card",
+            "message": "JK appears more often than the deck holds it (3 times)",
+        }
+    ]
 
 
 def test_rounds_score_fourth_joker_counted_in_the_hands_when_given(post):
@@ -344,7 +438,9 @@ def test_rounds_score_placed_card_not_in_the_hand_is_422(post):
     players[1]["head"] = ["8c", "8s", "6h"]  # 6h is 丁's, not in 乙's hand
     status, body = post("joker-thirteen/rounds/score", {"players": players})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/players/1/head/2", "code": "card_not_in_hand", "message": "6h is not in the hand"}]
+    assert body["errors"] == [
+        {"pointer": "/players/1/head/2", "code": "card_not_in_hand", "message": "6h is not in the hand"}
+    ]
 
 
 def test_rounds_score_xianggong_cannot_be_scored(post):
@@ -352,7 +448,13 @@ def test_rounds_score_xianggong_cannot_be_scored(post):
     players[2]["head"], players[2]["middle"] = ["7h", "7d", "Ah"], ["5d", "5h", "2h", "3c", "4c"]  # pair 7 over pair 5
     status, body = post("joker-thirteen/rounds/score", {"players": players})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/players/2/head", "code": "head_not_below_middle", "message": "相公: the head must be strictly smaller than the middle (kickers included)"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/players/2/head",
+            "code": "head_not_below_middle",
+            "message": "相公: the head must be strictly smaller than the middle (kickers included)",
+        }
+    ]
 
 
 def test_rounds_score_middle_above_tail_cannot_be_scored(post):
@@ -434,14 +536,30 @@ def test_labels_in_the_rule_books_words(post, dun, text, label):
 
 
 def test_xianggong_in_chinese(post):
-    body = {"head": ["9h", "9d", "Kc"], "middle": ["9c", "9s", "5d", "4h", "3c"], "tail": ["Ts", "Js", "Qs", "Ks", "JK"]}
+    body = {
+        "head": ["9h", "9d", "Kc"],
+        "middle": ["9c", "9s", "5d", "4h", "3c"],
+        "tail": ["Ts", "Js", "Qs", "Ks", "JK"],
+    }
     status, answer = post("joker-thirteen/arrangements/validate", body, headers=ZH)
-    assert (status, [(v["code"], v["message"]) for v in answer["violations"]]) == (200, [("head_not_below_middle", "相公：頭墩一定要比中墩小（單張也要算進去）")])
+    assert (status, [(v["code"], v["message"]) for v in answer["violations"]]) == (
+        200,
+        [("head_not_below_middle", "相公：頭墩一定要比中墩小（單張也要算進去）")],
+    )
 
 
-@pytest.mark.parametrize(("dun", "cards", "name"), [("head", "As Ks Qs Js Ts", "頭墩"), ("middle", "As Ks Qs", "中墩"), ("tail", "As Ks Qs Js", "尾墩")])
+@pytest.mark.parametrize(
+    ("dun", "cards", "name"),
+    [("head", "As Ks Qs Js Ts", "頭墩"), ("middle", "As Ks Qs", "中墩"), ("tail", "As Ks Qs Js", "尾墩")],
+)
 def test_wrong_dun_size_is_422_naming_the_dun(post, dun, cards, name):
     status, body = post("joker-thirteen/duns/evaluate", {"dun": dun, "cards": cards.split()}, headers=ZH)
     size = 3 if dun == "head" else 5
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards", "code": f"wrong_{dun}_size", "message": f"{name}剛好是 {size} 張，不是 {len(cards.split())} 張"}]
+    assert body["errors"] == [
+        {
+            "pointer": "/cards",
+            "code": f"wrong_{dun}_size",
+            "message": f"{name}剛好是 {size} 張，不是 {len(cards.split())} 張",
+        }
+    ]

@@ -1,4 +1,5 @@
 """合法與犯規 and the arrangement check: every problem is its own violation, nothing raises."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -131,5 +132,11 @@ def test_every_problem_at_once_never_raises():
     result = check("Ah Ah Ah", "JK JK JK JK", "2c", "2c")
     assert not result.legal
     assert Counter(codes(result)) == Counter(
-        {"wrong_middle_size": 1, "wrong_tail_size": 1, "wrong_hand_size": 1, "too_many_copies": 2, "card_not_in_hand": 2}
+        {
+            "wrong_middle_size": 1,
+            "wrong_tail_size": 1,
+            "wrong_hand_size": 1,
+            "too_many_copies": 2,
+            "card_not_in_hand": 2,
+        }
     )

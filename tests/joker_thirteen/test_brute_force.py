@@ -10,6 +10,7 @@ window (straights). Duns without jokers: a seeded sample, every real five and ev
 Besides category and strength, each answer's ``resolved`` must be a lawful substitution (no third
 identical card) whose natural hand has that same strength.
 """
+
 from __future__ import annotations
 
 import random

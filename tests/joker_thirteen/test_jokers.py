@@ -3,6 +3,7 @@
 The rule book leaves most suits open; where it does, the tests pick mixed suits (a row that names no
 flush must not become one by accident) and say so.
 """
+
 from __future__ import annotations
 
 from service.rules.cards import DECK, card, cards

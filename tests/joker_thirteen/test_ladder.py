@@ -1,4 +1,5 @@
 """The deck, the 13-rung ladder (牌型階梯) and the strength layout, without jokers first."""
+
 from __future__ import annotations
 
 from collections import Counter

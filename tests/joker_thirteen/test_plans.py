@@ -2,6 +2,7 @@
 applied to every other dun of that shape, gives exactly what the ladder (``_five``) gives: category,
 label, strength, the cards in order and what each joker stands for. The ladder itself is proven against
 brute force (test_brute_force.py)."""
+
 from __future__ import annotations
 
 import random
@@ -64,4 +65,7 @@ def test_the_same_plan_gives_each_dun_its_own_cards_and_stand_ins():
     assert [v.category for v in values] == ["pair"] * 3
     assert [[c.text for c in v.resolved] for v in values] == [["Ks"], ["Ks"], ["Kh"]]
     assert [[c.text for c in v.cards] for v in values] == [
-        ["Kh", "JK", "9s", "8d", "7c"], ["Kc", "JK", "9h", "8h", "7d"], ["Ks", "JK", "9c", "8s", "7s"]]
+        ["Kh", "JK", "9s", "8d", "7c"],
+        ["Kc", "JK", "9h", "8h", "7d"],
+        ["Ks", "JK", "9c", "8s", "7s"],
+    ]

@@ -1,5 +1,6 @@
 """Properties that hold for every input (hypothesis): zero-sum rounds, a consistent comparison, and an
 answer that ignores card order, the joker's position, the notation and the names of non-spade suits."""
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -9,7 +10,15 @@ from hypothesis import strategies as st
 
 from service.rules.cards import CARD_BY_TEXT, JOKER, Card, Suit, parse_cards
 from service.rules.joker_thirteen import (
-    DUNS, GAME_DECK, Arrangement, Dun, _evaluate, compare_duns, evaluate_dun, score_round, validate_arrangement,
+    DUNS,
+    GAME_DECK,
+    Arrangement,
+    Dun,
+    _evaluate,
+    compare_duns,
+    evaluate_dun,
+    score_round,
+    validate_arrangement,
 )  # fmt: skip
 
 REALS = [c for c in GAME_DECK if c is not JOKER]  # 65 cards, spades twice
@@ -99,13 +108,16 @@ def test_renaming_clubs_diamonds_hearts_keeps_category_and_strength(data):
     dun = data.draw(dun_kinds)
     hand = data.draw(duns(dun.size))
     renamed = dict(zip(_OTHER_SUITS, data.draw(st.permutations(_OTHER_SUITS))))
-    moved = [c if c is JOKER or c.suit is Suit.SPADES else parse_cards([f"{str(c)[0]}{renamed[c.suit]}"])[0] for c in hand]
+    moved = [
+        c if c is JOKER or c.suit is Suit.SPADES else parse_cards([f"{str(c)[0]}{renamed[c.suit]}"])[0] for c in hand
+    ]
     before, after = evaluate_dun(dun, hand), evaluate_dun(dun, moved)
     assert (before.category, before.strength) == (after.category, after.strength)
 
 
 def greedy(cards13: list[Card]) -> Arrangement:
     """Always legal: the best 5 of 13 as the tail, the best 5 of the other 8 as the middle."""
+
     def best(pool: list[Card]) -> list[Card]:
         return list(max(combinations(pool, 5), key=lambda five: _evaluate(5, five).strength))
 

@@ -2,6 +2,7 @@
 
 docs/rulings.md names these tests next to each decision.
 """
+
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
@@ -11,7 +12,14 @@ import pytest
 from service.rules.cards import DECK, JOKER, card, cards
 from service.rules.errors import InvalidInputError
 from service.rules.joker_thirteen import (
-    DECK_COPIES, Arrangement, Dun, _evaluate, bonus, evaluate_dun, score_round, validate_arrangement,
+    DECK_COPIES,
+    Arrangement,
+    Dun,
+    _evaluate,
+    bonus,
+    evaluate_dun,
+    score_round,
+    validate_arrangement,
 )  # fmt: skip
 
 from .test_scoring import WORKED, matchup, table, worked_hands
@@ -141,7 +149,9 @@ def test_ruling_joker_may_be_a_second_copy_of_any_card_whatever_others_hold():
     # ... and 乙's joker is the Kh of his straight flush while 丁 holds the real Kh (as a discard).
     players = worked_hands()
     king, b, d = card("Kh"), players[1], players[3]
-    players[1] = Arrangement(b.head, b.middle, [JOKER if c is king else c for c in b.tail], [JOKER if c is king else c for c in b.hand])
+    players[1] = Arrangement(
+        b.head, b.middle, [JOKER if c is king else c for c in b.tail], [JOKER if c is king else c for c in b.hand]
+    )
     d_hand = list(d.hand)
     d_hand[d_hand.index(JOKER)] = king
     players[3] = Arrangement(d.head, d.middle, d.tail, d_hand)

@@ -1,4 +1,5 @@
 """計分: 打槍, 全壘打, 額外加分, the worked example 計分範例, and the input a round cannot be scored from."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -44,13 +45,21 @@ def worked_hands() -> list[Arrangement]:
     left = Counter(GAME_DECK) - Counter(c for p in placed for d in Dun for c in p.dun(d))
     rest = by_rank_desc(left.elements())
     assert len(rest) == 16 and rest.count(JOKER) == 3  # the table uses each of the 68 cards once
-    return [arrangement(*row, [*p.head, *p.middle, *p.tail, *rest[4 * i : 4 * i + 4]]) for i, (row, p) in enumerate(zip(WORKED, placed))]
+    return [
+        arrangement(*row, [*p.head, *p.middle, *p.tail, *rest[4 * i : 4 * i + 4]])
+        for i, (row, p) in enumerate(zip(WORKED, placed))
+    ]
 
 
 def test_worked_example_totals_18_minus5_minus7_minus6():
     score = score_round(worked_hands())
     assert totals(score) == [18, -5, -7, -6]
-    assert [(p.shots, p.home_run, p.bonus) for p in score.players] == [(3, 9, 6), (0, -3, -2), (-2, -3, -2), (-1, -3, -2)]
+    assert [(p.shots, p.home_run, p.bonus) for p in score.players] == [
+        (3, 9, 6),
+        (0, -3, -2),
+        (-2, -3, -2),
+        (-1, -3, -2),
+    ]
 
 
 def test_worked_example_who_shoots_whom():
@@ -225,4 +234,8 @@ def test_the_scoring_is_the_rule_sets_data_not_code():
     doubled = replace(GSCAS, id="doubled", shot=2, home_run=18, bonus={key: 2 * p for key, p in GSCAS.bonus.items()})
     other = score_round(players, doubled)
     assert [p.total for p in other.players] == [2 * p.total for p in house.players]
-    assert any(p.total for p in house.players) and sum(p.total for p in other.players) == 0 and doubled.digest != GSCAS.digest
+    assert (
+        any(p.total for p in house.players)
+        and sum(p.total for p in other.players) == 0
+        and doubled.digest != GSCAS.digest
+    )

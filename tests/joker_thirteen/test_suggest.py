@@ -1,5 +1,6 @@
 """Joker Thirteen arrangements/suggest (service/rules/joker_thirteen_suggest.py): brute force, the naive
 arranger, the strength cache, the opponent table and the HTTP operation."""
+
 from __future__ import annotations
 
 import json
@@ -40,7 +41,13 @@ def test_13_card_hands_equal_brute_force_over_all_72072_splits(chunk):
         hand = random_hand(rng, 13, jokers=(chunk * HANDS_PER_CHUNK + i) % 4)
         expected = brute_force(hand, k=4)
         result = sg.suggest(hand, alternatives=3)
-        got = [((s.exact_value, s.duns[Dun.TAIL].strength, s.duns[Dun.MIDDLE].strength, s.duns[Dun.HEAD].strength), (s.tail, s.middle, s.head)) for s in ranked(result)]
+        got = [
+            (
+                (s.exact_value, s.duns[Dun.TAIL].strength, s.duns[Dun.MIDDLE].strength, s.duns[Dun.HEAD].strength),
+                (s.tail, s.middle, s.head),
+            )
+            for s in ranked(result)
+        ]
         assert got == expected, [c.text for c in hand]
 
 
@@ -70,7 +77,10 @@ def test_17_cards_choose_the_best_13_of_them():
     for jokers in (3,):
         hand = random_hand(rng, 17, jokers)
         best = sg.suggest(hand, alternatives=0).best
-        kept = max((sg.suggest(list(sub), alternatives=0).best for sub in _distinct_subsets(hand, 13)), key=lambda s: s.exact_value)
+        kept = max(
+            (sg.suggest(list(sub), alternatives=0).best for sub in _distinct_subsets(hand, 13)),
+            key=lambda s: s.exact_value,
+        )
         assert best.exact_value == kept.exact_value
 
 
@@ -113,7 +123,9 @@ def test_suggest_beats_the_naive_tail_first_split_where_the_middle_matters():
 def _exact(head, middle, tail) -> int:
     tables = sg.opponent_tables()
     n = tables.deals
-    (ha, hw, hb), (ma, mw, mb), (ta, tw, tb) = (tables.duns[d].terms(sg.strength(x)) for d, x in zip(DUNS, (head, middle, tail)))
+    (ha, hw, hb), (ma, mw, mb), (ta, tw, tb) = (
+        tables.duns[d].terms(sg.strength(x)) for d, x in zip(DUNS, (head, middle, tail))
+    )
     return ta * ma * ha - (n - tw) * (n - mw) * (n - hw) + n * n * (tb + mb + hb)
 
 
@@ -144,7 +156,9 @@ def test_card_order_never_changes_the_suggestion(rng):
     shuffled = list(hand)
     rng.shuffle(shuffled)
     a, b = sg.suggest(hand), sg.suggest(shuffled)
-    assert [(s.head, s.middle, s.tail, s.exact_value) for s in ranked(a)] == [(s.head, s.middle, s.tail, s.exact_value) for s in ranked(b)]
+    assert [(s.head, s.middle, s.tail, s.exact_value) for s in ranked(a)] == [
+        (s.head, s.middle, s.tail, s.exact_value) for s in ranked(b)
+    ]
 
 
 # --- POST /v1/joker-thirteen/arrangements/suggest -----------------------------------------------------
@@ -166,7 +180,9 @@ def test_suggest_answers_the_best_arrangement_with_its_jokers(post):
     assert sorted(best["discarded"]) == sorted(["5c", "4c", "3d", "2h"])
     core = sg.suggest(cards(" ".join(DEALT)), alternatives=1)
     assert best["expected_value"] == round(core.best.expected_value, 6)
-    assert [best["head"], best["middle"], best["tail"]] == [[c.text for c in x] for x in (core.best.head, core.best.middle, core.best.tail)]
+    assert [best["head"], best["middle"], best["tail"]] == [
+        [c.text for c in x] for x in (core.best.head, core.best.middle, core.best.tail)
+    ]
     assert best["shoot"] == round(core.best.shoot, 6) and best["win"]["tail"] == round(core.best.win[Dun.TAIL], 6)
     assert len(body["alternatives"]) == 1 and body["alternatives"][0]["expected_value"] <= best["expected_value"]
 

@@ -7,6 +7,7 @@ to real card masks by a table. Fouls are filtered, each arrangement's class key 
 top strength) packed into one integer, and the best member of each class kept (the solver's tie-break:
 the highest bottom mask, then middle, then top).
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -77,7 +78,7 @@ def brute_force(cards, terms: FantasylandTerms, stay_value: int, k: int, chunk: 
     width = 1 << 13  # > number of distinct strengths: a key packs four fields
     best: dict[int, int] = {}
     for start in range(0, len(bottoms), chunk):
-        b = np.array(bottoms[start:start + chunk], dtype=np.int64)
+        b = np.array(bottoms[start : start + chunk], dtype=np.int64)
         # each bottom's left cards, lowest position first: their real bits, then local -> real tables
         left = np.array([[1 << p for p in range(n) if not bm >> p & 1] for bm in b.tolist()], dtype=np.int64)
         tables = left @ local_bits.T  # (bottoms, 2^(n-5))
@@ -110,5 +111,7 @@ def brute_force(cards, terms: FantasylandTerms, stay_value: int, k: int, chunk: 
     out = []
     for kk, mm in ranked:
         ot, om, ob, value = kk % width, kk // width % width, kk // width**2 % width, kk // width**3
-        out.append(((value, strength_of[ob], strength_of[om], strength_of[ot]), (mm >> 34, mm >> 17 & 0x1FFFF, mm & 0x1FFFF)))
+        out.append(
+            ((value, strength_of[ob], strength_of[om], strength_of[ot]), (mm >> 34, mm >> 17 & 0x1FFFF, mm & 0x1FFFF))
+        )
     return out

@@ -1,4 +1,5 @@
 """Hand records for tests: the rule book's 甲乙丙 showdown, and a legal whole-hand record that reaches it."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,5 +33,7 @@ def showdown_record(dealer: int = 2) -> dict[str, Any]:
             for row, card in take:
                 placement.setdefault(row, []).append(card)
             discard = [] if round_ == 1 else [next(spare)]
-            actions.append({"seat": seat, "dealt": [c for _, c in take] + discard, "placement": placement, "discard": discard})
+            actions.append(
+                {"seat": seat, "dealt": [c for _, c in take] + discard, "placement": placement, "discard": discard}
+            )
     return {"dealer": dealer, "players": [{"fantasyland": {"active": False}} for _ in range(3)], "actions": actions}

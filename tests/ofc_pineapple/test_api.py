@@ -1,4 +1,5 @@
 """The OFC HTTP operations: exact answers, and the precise 422s the spec cannot express."""
+
 from __future__ import annotations
 
 from tests.ofc_pineapple.records import BING, JIA, YI
@@ -7,7 +8,10 @@ from tests.ofc_pineapple.records import BING, JIA, YI
 def test_rows_evaluate_answers_hand_value_and_royalty_in_canonical_cards(post):
     status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["kh", "K♦", "aS"]})
     assert status == 200
-    assert body == {"hand": {"category": "pair", "label": "Pair", "strength": [2, 13, 14], "cards": ["Kh", "Kd", "As"]}, "royalty": 8}
+    assert body == {
+        "hand": {"category": "pair", "label": "Pair", "strength": [2, 13, 14], "cards": ["Kh", "Kd", "As"]},
+        "royalty": 8,
+    }
 
 
 def test_rows_evaluate_accepts_10_for_T(post):
@@ -18,7 +22,9 @@ def test_rows_evaluate_accepts_10_for_T(post):
 def test_rows_evaluate_wrong_size_for_the_row_is_422(post):
     status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As", "2c", "3c"]})
     assert status == 422
-    assert body["errors"] == [{"pointer": "/cards", "code": "wrong_row_size", "message": "the top row holds exactly 3 cards, not 5"}]
+    assert body["errors"] == [
+        {"pointer": "/cards", "code": "wrong_row_size", "message": "the top row holds exactly 3 cards, not 5"}
+    ]
 
 
 def test_rows_evaluate_duplicate_card_is_422_at_the_second_copy(post):
@@ -44,7 +50,11 @@ def test_rows_compare_K_K_A_beats_K_K_Q(post):
 
 
 def test_boards_evaluate_full_answer(post):
-    board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "3s"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
+    board = {
+        "top": ["Qh", "Qd", "2c"],
+        "middle": ["Ts", "Th", "7c", "7d", "3s"],
+        "bottom": ["Ah", "Jh", "8h", "6h", "4h"],
+    }
     status, body = post("ofc-pineapple/boards/evaluate", {"board": board})
     assert status == 200
     assert (body["fouled"], body["foul_reasons"], body["royalties"]) == (False, [], 11)
@@ -53,7 +63,11 @@ def test_boards_evaluate_full_answer(post):
 
 
 def test_boards_evaluate_duplicate_across_rows_is_422(post):
-    board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "Qh"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
+    board = {
+        "top": ["Qh", "Qd", "2c"],
+        "middle": ["Ts", "Th", "7c", "7d", "Qh"],
+        "bottom": ["Ah", "Jh", "8h", "6h", "4h"],
+    }
     status, body = post("ofc-pineapple/boards/evaluate", {"board": board})
     assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/board/middle/4"]
 
@@ -64,8 +78,14 @@ def test_boards_evaluate_incomplete_board_is_422_by_schema(post):
 
 
 def test_boards_evaluate_fantasyland_cards_without_active_is_422(post):
-    board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "3s"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
-    status, body = post("ofc-pineapple/boards/evaluate", {"board": board, "fantasyland": {"active": False, "cards": 14}})
+    board = {
+        "top": ["Qh", "Qd", "2c"],
+        "middle": ["Ts", "Th", "7c", "7d", "3s"],
+        "bottom": ["Ah", "Jh", "8h", "6h", "4h"],
+    }
+    status, body = post(
+        "ofc-pineapple/boards/evaluate", {"board": board, "fantasyland": {"active": False, "cards": 14}}
+    )
     assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/fantasyland/cards"]
 
 
@@ -74,7 +94,15 @@ def test_hands_score_worked_example(post):
     assert status == 200
     assert [p["total"] for p in body["players"]] == [7, 17, -24]
     assert [p["seat"] for p in body["players"]] == [0, 1, 2]
-    assert body["matchups"][0] == {"a": 0, "b": 1, "rows": {"top": "b", "middle": "a", "bottom": "a"}, "lines": 1, "scoop": None, "royalty_diff": -4, "points_a": -3}
+    assert body["matchups"][0] == {
+        "a": 0,
+        "b": 1,
+        "rows": {"top": "b", "middle": "a", "bottom": "a"},
+        "lines": 1,
+        "scoop": None,
+        "royalty_diff": -4,
+        "points_a": -3,
+    }
     assert body["button_moves"] is True
 
 
@@ -90,7 +118,13 @@ def test_hands_score_needs_exactly_three_players(post):
 
 
 def test_moves_validate_answers_violations_not_4xx(post):
-    body = {"board": {"top": ["Kh", "Qh", "Jh"]}, "round": 2, "dealt": ["Ks", "7c", "2d"], "placement": {"top": ["Ks"], "bottom": ["7c"]}, "discard": ["2d"]}
+    body = {
+        "board": {"top": ["Kh", "Qh", "Jh"]},
+        "round": 2,
+        "dealt": ["Ks", "7c", "2d"],
+        "placement": {"top": ["Ks"], "bottom": ["7c"]},
+        "discard": ["2d"],
+    }
     status, answer = post("ofc-pineapple/moves/validate", body)
     assert status == 200 and answer["legal"] is False
     assert [v["code"] for v in answer["violations"]] == ["board_not_at_round", "row_overflow"]
@@ -104,7 +138,11 @@ def test_moves_validate_round_must_be_1_to_5_or_fantasyland(post):
 
 
 def test_strict_types_no_truthy_strings(post):
-    board = {"top": ["Qh", "Qd", "2c"], "middle": ["Ts", "Th", "7c", "7d", "3s"], "bottom": ["Ah", "Jh", "8h", "6h", "4h"]}
+    board = {
+        "top": ["Qh", "Qd", "2c"],
+        "middle": ["Ts", "Th", "7c", "7d", "3s"],
+        "bottom": ["Ah", "Jh", "8h", "6h", "4h"],
+    }
     status, body = post("ofc-pineapple/boards/evaluate", {"board": board, "fantasyland": {"active": "yes"}})
     assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/fantasyland/active"]
 
@@ -115,14 +153,33 @@ ZH = {"Accept-Language": "zh-TW"}
 
 
 def test_rows_evaluate_labels_in_the_rule_books_words(post):
-    status, body = post("ofc-pineapple/rows/evaluate", {"row": "bottom", "cards": ["9s", "9h", "9d", "9c", "2s"]}, headers=ZH)
-    assert (status, body) == (200, {"hand": {"category": "quads", "label": "鐵支", "strength": [8, 9, 2], "cards": ["9s", "9h", "9d", "9c", "2s"]}, "royalty": 10})
+    status, body = post(
+        "ofc-pineapple/rows/evaluate", {"row": "bottom", "cards": ["9s", "9h", "9d", "9c", "2s"]}, headers=ZH
+    )
+    assert (status, body) == (
+        200,
+        {
+            "hand": {
+                "category": "quads",
+                "label": "鐵支",
+                "strength": [8, 9, 2],
+                "cards": ["9s", "9h", "9d", "9c", "2s"],
+            },
+            "royalty": 10,
+        },
+    )
     status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As"]}, headers=ZH)
     assert body["hand"]["label"] == "一對"
 
 
 def test_moves_validate_messages_name_the_rows_頭道_中道_尾道(post):
-    body = {"board": {"top": ["Kh", "Qh", "Jh"]}, "round": 2, "dealt": ["Ks", "7c", "2d"], "placement": {"top": ["Ks"], "bottom": ["7c"]}, "discard": ["2d"]}
+    body = {
+        "board": {"top": ["Kh", "Qh", "Jh"]},
+        "round": 2,
+        "dealt": ["Ks", "7c", "2d"],
+        "placement": {"top": ["Ks"], "bottom": ["7c"]},
+        "discard": ["2d"],
+    }
     status, answer = post("ofc-pineapple/moves/validate", body, headers=ZH)
     assert status == 200
     assert answer["violations"] == [
@@ -132,7 +189,9 @@ def test_moves_validate_messages_name_the_rows_頭道_中道_尾道(post):
 
 
 def test_impossible_row_is_422_in_chinese_at_the_same_pointer(post):
-    status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As", "2c", "3c"]}, headers=ZH)
+    status, body = post(
+        "ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As", "2c", "3c"]}, headers=ZH
+    )
     assert status == 422 and body["title"] == "輸入無效"
     assert body["errors"] == [{"pointer": "/cards", "code": "wrong_row_size", "message": "頭道剛好是 3 張，不是 5 張"}]
 
@@ -143,9 +202,13 @@ FIVE = ["Ah", "Th", "7h", "Jc", "Jd"]
 
 
 def test_moves_validate_five_cards_on_top_in_round_1_is_row_overflow_not_422(post):
-    status, answer = post("ofc-pineapple/moves/validate", {"board": {}, "round": 1, "dealt": FIVE, "placement": {"top": FIVE}})
+    status, answer = post(
+        "ofc-pineapple/moves/validate", {"board": {}, "round": 1, "dealt": FIVE, "placement": {"top": FIVE}}
+    )
     assert status == 200 and answer["legal"] is False
-    assert answer["violations"] == [{"code": "row_overflow", "message": "the top row holds only 3 cards", "cards": FIVE}]
+    assert answer["violations"] == [
+        {"code": "row_overflow", "message": "the top row holds only 3 cards", "cards": FIVE}
+    ]
     assert answer["board"] == {"top": [], "middle": [], "bottom": []}
 
 
@@ -155,27 +218,56 @@ FANTASYLAND_14 = "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s Ah".split()
 def test_moves_validate_fantasyland_four_on_top_and_six_on_bottom_are_violations(post):
     cards = FANTASYLAND_14
     placement = {"top": cards[:4], "middle": cards[4:7], "bottom": cards[7:13]}  # 4 + 3 + 6 = 13 placed
-    status, answer = post("ofc-pineapple/moves/validate", {"board": {}, "round": "fantasyland", "dealt": cards, "placement": placement, "discard": cards[13:]})
+    status, answer = post(
+        "ofc-pineapple/moves/validate",
+        {"board": {}, "round": "fantasyland", "dealt": cards, "placement": placement, "discard": cards[13:]},
+    )
     assert status == 200 and answer["legal"] is False
-    assert [(v["code"], v.get("cards")) for v in answer["violations"]] == [("row_overflow", cards[:4]), ("row_overflow", cards[7:13])]
+    assert [(v["code"], v.get("cards")) for v in answer["violations"]] == [
+        ("row_overflow", cards[:4]),
+        ("row_overflow", cards[7:13]),
+    ]
 
 
 def test_moves_validate_too_many_placed_and_discarded_are_violations(post):
     dealt = ["Ks", "7c", "2d"]
-    body = {"board": {"bottom": FIVE[:3], "middle": FIVE[3:]}, "round": 2, "dealt": dealt, "placement": {"middle": dealt}, "discard": dealt}
+    body = {
+        "board": {"bottom": FIVE[:3], "middle": FIVE[3:]},
+        "round": 2,
+        "dealt": dealt,
+        "placement": {"middle": dealt},
+        "discard": dealt,
+    }
     status, answer = post("ofc-pineapple/moves/validate", body)
     assert status == 200 and answer["legal"] is False
-    assert [v["code"] for v in answer["violations"]] == ["card_used_twice", "card_used_twice", "card_used_twice", "wrong_placement_size", "wrong_discard_size"]
-    assert [(v["code"], v.get("cards")) for v in answer["violations"]][3:] == [("wrong_placement_size", dealt), ("wrong_discard_size", dealt)]
+    assert [v["code"] for v in answer["violations"]] == [
+        "card_used_twice",
+        "card_used_twice",
+        "card_used_twice",
+        "wrong_placement_size",
+        "wrong_discard_size",
+    ]
+    assert [(v["code"], v.get("cards")) for v in answer["violations"]][3:] == [
+        ("wrong_placement_size", dealt),
+        ("wrong_discard_size", dealt),
+    ]
 
 
 def test_moves_validate_a_row_bound_is_what_a_deal_holds(post):
     deck = [r + s for s in "cdhs" for r in "23456789TJQKA"]
-    status, answer = post("ofc-pineapple/moves/validate", {"board": {}, "round": "fantasyland", "dealt": deck[:17], "placement": {"bottom": deck[:17]}})
+    status, answer = post(
+        "ofc-pineapple/moves/validate",
+        {"board": {}, "round": "fantasyland", "dealt": deck[:17], "placement": {"bottom": deck[:17]}},
+    )
     assert status == 200 and answer["legal"] is False
     assert {v["code"] for v in answer["violations"]} == {"row_overflow", "wrong_placement_size", "wrong_discard_size"}
-    status, problem = post("ofc-pineapple/moves/validate", {"board": {}, "round": "fantasyland", "dealt": deck[:17], "placement": {"bottom": deck[:18]}})
-    assert status == 422 and [(e["pointer"], e["code"]) for e in problem["errors"]] == [("/placement/bottom", "wrong_length")]
+    status, problem = post(
+        "ofc-pineapple/moves/validate",
+        {"board": {}, "round": "fantasyland", "dealt": deck[:17], "placement": {"bottom": deck[:18]}},
+    )
+    assert status == 422 and [(e["pointer"], e["code"]) for e in problem["errors"]] == [
+        ("/placement/bottom", "wrong_length")
+    ]
 
 
 def test_hands_validate_an_over_full_placement_is_a_violation_at_its_action(post):
@@ -186,5 +278,7 @@ def test_hands_validate_an_over_full_placement_is_a_violation_at_its_action(post
     first["placement"] = {"top": first["dealt"]}  # all five dealt cards on the 3-card top
     status, answer = post("ofc-pineapple/hands/validate", record)
     assert status == 200 and answer["legal"] is False
-    assert answer["violations"] == [{"code": "row_overflow", "message": "the top row holds only 3 cards", "cards": first["dealt"], "index": 0}]
+    assert answer["violations"] == [
+        {"code": "row_overflow", "message": "the top row holds only 3 cards", "cards": first["dealt"], "index": 0}
+    ]
     assert answer["score"] is None

@@ -1,4 +1,5 @@
 """The Fantasyland solver (service/rules/fantasyland.py) against brute force and the board evaluator."""
+
 from __future__ import annotations
 
 import random
@@ -17,7 +18,11 @@ from tests.ofc_pineapple.fantasyland_reference import brute_force
 # A stay condition that also counts the middle (standard Fantasyland: middle full house or better).
 MIDDLE_TOO = fl.FantasylandTerms(
     fl.HOUSE_TERMS.royalties,
-    {TOP: poker.RUNG[poker.Category.TRIPS], MIDDLE: poker.RUNG[poker.Category.FULL_HOUSE], BOTTOM: poker.RUNG[poker.Category.QUADS]},
+    {
+        TOP: poker.RUNG[poker.Category.TRIPS],
+        MIDDLE: poker.RUNG[poker.Category.FULL_HOUSE],
+        BOTTOM: poker.RUNG[poker.Category.QUADS],
+    },
 )
 
 
@@ -125,10 +130,18 @@ def test_solve_answers_the_best_setting_and_its_alternatives(post):
     assert status == 200
     assert body["proven_optimal"] is True and body["stay_value"] == fl.DEFAULT_STAY_VALUE
     best = body["best"]
-    assert best["board"] == {"top": ["7d", "5h", "3c"], "middle": ["9h", "9d", "9c", "4s", "4h"], "bottom": ["As", "Ks", "Qs", "Js", "Ts"]}
+    assert best["board"] == {
+        "top": ["7d", "5h", "3c"],
+        "middle": ["9h", "9d", "9c", "4s", "4h"],
+        "bottom": ["As", "Ks", "Qs", "Js", "Ts"],
+    }
     assert best["discard"] == ["2d"]
     assert (best["value"], best["royalties"], best["stays"]) == (47, 37, True)
-    assert {r: best["rows"][r]["royalty"] for r in ("top", "middle", "bottom")} == {"top": 0, "middle": 12, "bottom": 25}
+    assert {r: best["rows"][r]["royalty"] for r in ("top", "middle", "bottom")} == {
+        "top": 0,
+        "middle": 12,
+        "bottom": 25,
+    }
     assert best["fantasyland_next"] == {"qualifies": True, "cards": 14, "reason": "stay_bottom_quads_or_better"}
     assert len(body["alternatives"]) == 2
     assert [a["value"] for a in body["alternatives"]] == [47, 47]  # weaker tops: 7-5-2, then 7-3-2
@@ -182,18 +195,26 @@ def test_solve_stays_by_a_middle_full_house_in_standard_but_not_in_the_house_rul
 
     client = create_app({"TESTING": True}).test_client()
     house = client.post("/v1/ofc-pineapple/fantasyland/solve", json={"cards": MIDDLE_FULL_HOUSE_DEAL}).get_json()
-    standard = client.post("/v1/ofc-pineapple/fantasyland/solve", json={"cards": MIDDLE_FULL_HOUSE_DEAL, "rule_set": "standard"}).get_json()
+    standard = client.post(
+        "/v1/ofc-pineapple/fantasyland/solve", json={"cards": MIDDLE_FULL_HOUSE_DEAL, "rule_set": "standard"}
+    ).get_json()
     assert house["best"]["stays"] is False and "rule_set" not in house
     assert standard["best"]["stays"] is True and standard["rule_set"] == "standard"
     assert standard["best"]["board"]["middle"] == ["9h", "9d", "9c", "4s", "4h"]
-    assert standard["best"]["fantasyland_next"] == {"qualifies": True, "cards": 14, "reason": "stay_middle_full_house_or_better"}
+    assert standard["best"]["fantasyland_next"] == {
+        "qualifies": True,
+        "cards": 14,
+        "reason": "stay_middle_full_house_or_better",
+    }
 
 
 def test_solve_in_standard_takes_14_cards_only():
     from service.api import create_app
 
     client = create_app({"TESTING": True}).test_client()
-    answer = client.post("/v1/ofc-pineapple/fantasyland/solve", json={"cards": [*MIDDLE_FULL_HOUSE_DEAL, "Ac"], "rule_set": "standard"})
+    answer = client.post(
+        "/v1/ofc-pineapple/fantasyland/solve", json={"cards": [*MIDDLE_FULL_HOUSE_DEAL, "Ac"], "rule_set": "standard"}
+    )
     assert answer.status_code == 422
     assert answer.get_json()["errors"][0]["code"] == "fantasyland_deal_size"
 

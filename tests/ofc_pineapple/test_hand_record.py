@@ -1,4 +1,5 @@
 """hands/validate: replaying a whole hand record (deal order, Fantasyland first, one deck, complete boards)."""
+
 from __future__ import annotations
 
 import copy
@@ -55,7 +56,10 @@ def test_an_illegal_move_stops_the_replay_with_its_index(post):
     record["actions"][4]["placement"] = {"top": ["Ks", "Kd", "3s"]}
     record["actions"][4]["discard"] = []
     status, body = post(PATH, record)
-    assert {(v["code"], v["index"]) for v in body["violations"]} == {("wrong_placement_size", 4), ("wrong_discard_size", 4)}
+    assert {(v["code"], v["index"]) for v in body["violations"]} == {
+        ("wrong_placement_size", 4),
+        ("wrong_discard_size", 4),
+    }
     # The boards show the hand as it stood before the illegal action.
     assert body["boards"][1] == {"top": [], "middle": ["Ac", "Ad"], "bottom": ["9s", "9d", "7c"]}
 

@@ -1,4 +1,5 @@
 """Move validation: each rule of 怎麼玩 (deal, place, discard, full rows, no card twice) is its own code."""
+
 from __future__ import annotations
 
 import pytest

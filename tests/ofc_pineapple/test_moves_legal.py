@@ -1,5 +1,6 @@
 """moves/legal: every distinct legal move of a deal, proven equal to moves/validate on every way of using
 the dealt cards (each card to a row or to the discard), on boards of every round; canonical order; 422s."""
+
 from __future__ import annotations
 
 import random
@@ -7,9 +8,9 @@ from itertools import product
 
 import pytest
 
+from service.rules import ofc_rules
 from service.rules.cards import DECK, cards
 from service.rules.errors import InvalidInputError
-from service.rules import ofc_rules
 from service.rules.games import GAMES
 from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, legal_moves, schedule_of
 from service.rules.ofc_pineapple import ROWS, Board, validate_move
@@ -91,14 +92,20 @@ def test_full_rows_take_no_more_cards():
     listed = legal_moves(board, cards("Kc Kd Ks"))
     assert listed.round == 5 and len(listed.moves) == 3
     assert [(m.discard, m.placement) for m in listed.moves] == [
-        ((c,), {r: tuple(x for x in cards("Kc Kd Ks") if x != c and r == "bottom") for r in ROWS}) for c in cards("Kc Kd Ks")
+        ((c,), {r: tuple(x for x in cards("Kc Kd Ks") if x != c and r == "bottom") for r in ROWS})
+        for c in cards("Kc Kd Ks")
     ]
     assert prove(board, 5, cards("Kc Kd Ks")) == 64
 
 
 def test_round_one_places_all_five_in_232_distinct_ways():
     listed = legal_moves(Board(), cards("As Kd 7h 7c 2s"))
-    assert (listed.round, listed.placed, listed.discarded, len(listed.moves)) == (1, 5, 0, 3**5 - 11)  # 11 put 4+ on top
+    assert (listed.round, listed.placed, listed.discarded, len(listed.moves)) == (
+        1,
+        5,
+        0,
+        3**5 - 11,
+    )  # 11 put 4+ on top
 
 
 def test_canonical_order_discard_then_row_of_each_card_in_card_order():
@@ -106,7 +113,9 @@ def test_canonical_order_discard_then_row_of_each_card_in_card_order():
     keys = []
     for m in listed.moves:
         kept = sorted((c for r in ROWS for c in m.placement[r]), key=lambda c: c.index)
-        keys.append(([c.index for c in m.discard], [next(i for i, r in enumerate(ROWS) if c in m.placement[r]) for c in kept]))
+        keys.append(
+            ([c.index for c in m.discard], [next(i for i, r in enumerate(ROWS) if c in m.placement[r]) for c in kept])
+        )
     assert keys == sorted(keys) and len(listed.moves) == 27
 
 
@@ -114,7 +123,10 @@ def test_classic_deals_one_card_placed_wherever_a_row_has_room():
     board = Board(tuple(cards("As Ad")), tuple(cards("2c 3c 4c 5c 6c")), tuple(cards("9d Td Jd")))
     listed = legal_moves(board, cards("Kh"), ofc_rules.CLASSIC)
     assert (listed.round, listed.discarded) == (7, 0)
-    assert [m.board for m in listed.moves] == [board.placed({"top": cards("Kh")}), board.placed({"bottom": cards("Kh")})]
+    assert [m.board for m in listed.moves] == [
+        board.placed({"top": cards("Kh")}),
+        board.placed({"bottom": cards("Kh")}),
+    ]
 
 
 def codes(call):
@@ -125,10 +137,16 @@ def codes(call):
 
 def test_impossible_requests_are_refused():
     assert codes(lambda: legal_moves(Board(), cards("As Kd 7h 7c"))) == [(MovesProblem.DEAL_SIZE, ("dealt",))]
-    assert codes(lambda: legal_moves(Board(cards("As")), cards("As Kd 7h"))) == [(MovesProblem.BOARD_BETWEEN_ROUNDS, ("board",)), ("duplicate_card", ("dealt", 0))][::-1]
+    assert (
+        codes(lambda: legal_moves(Board(cards("As")), cards("As Kd 7h")))
+        == [(MovesProblem.BOARD_BETWEEN_ROUNDS, ("board",)), ("duplicate_card", ("dealt", 0))][::-1]
+    )
     full = Board(cards("As Ad Ah"), cards("2c 3c 4c 5c 6c"), cards("9d Td Jd Qd Kd"))
     assert codes(lambda: legal_moves(full, cards("Kc Ks 2d"))) == [(MovesProblem.BOARD_COMPLETE, ("board",))]
-    assert codes(lambda: legal_moves(Board(cards("As Ad Ah Ac")), cards("Kc Ks 2d"))) == [(MovesProblem.ROW_TOO_FULL, ("board", "top")), (MovesProblem.BOARD_BETWEEN_ROUNDS, ("board",))]
+    assert codes(lambda: legal_moves(Board(cards("As Ad Ah Ac")), cards("Kc Ks 2d"))) == [
+        (MovesProblem.ROW_TOO_FULL, ("board", "top")),
+        (MovesProblem.BOARD_BETWEEN_ROUNDS, ("board",)),
+    ]
 
 
 def test_a_schedule_fills_exactly_13_places():

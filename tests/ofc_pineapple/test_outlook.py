@@ -1,6 +1,7 @@
 """boards/outlook: the exact parts proven against exhaustive enumeration of every completion where the
 remaining space is small; the bound and its ``complete`` flag; the Monte Carlo estimate reproducible by
 seed under the documented policy; the 422s."""
+
 from __future__ import annotations
 
 import random
@@ -9,8 +10,10 @@ from math import sqrt
 
 import pytest
 
+from service.rules import ofc_rules
 from service.rules.cards import DECK, cards
 from service.rules.errors import InvalidInputError
+from service.rules.games import GAMES
 from service.rules.ofc_moves import legal_moves
 from service.rules.ofc_outlook import (
     OutlookProblem,
@@ -19,8 +22,6 @@ from service.rules.ofc_outlook import (
     place_by_policy,
     policy_key,
 )
-from service.rules import ofc_rules
-from service.rules.games import GAMES
 from service.rules.ofc_pineapple import ROWS, TOP, Board, Fantasyland, evaluate_board
 
 OFC_RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, ofc_rules.OfcRules)]
@@ -38,7 +39,9 @@ def brute_force(board: Board, seen, fantasyland: Fantasyland, rules=ofc_rules.HO
             left = [c for c in rest if c not in middle]
             for bottom in combinations(left, empty[2]):
                 total += 1
-                value = evaluate_board(Board(board.top + top, board.middle + middle, board.bottom + bottom), fantasyland, (), rules)
+                value = evaluate_board(
+                    Board(board.top + top, board.middle + middle, board.bottom + bottom), fantasyland, (), rules
+                )
                 if value.fouled:
                     continue
                 nonfoul = True
@@ -76,7 +79,9 @@ def prove(rng: random.Random, cases: int, rules=ofc_rules.HOUSE) -> int:
         assert answer.complete
         assert answer.foul_certain is (not nonfoul)
         assert {(x.level.row, x.level.category, x.level.rank) for x in answer.levels if x.reachable} == levels
-        assert all(x.reachable is False for x in answer.levels if (x.level.row, x.level.category, x.level.rank) not in levels)
+        assert all(
+            x.reachable is False for x in answer.levels if (x.level.row, x.level.category, x.level.rank) not in levels
+        )
         assert {f.cards for f in answer.fantasyland if f.reachable} == counts
         assert all(f.reachable is False for f in answer.fantasyland if f.cards not in counts)
     return completions
@@ -112,7 +117,12 @@ def test_queens_on_top_keep_fantasyland_14_reachable_and_only_14():
     board = Board(cards("Qs Qd"), cards("2c 3d 4h"), cards("9d Td Jd"))
     answer = outlook(board)
     assert answer.complete and answer.foul_certain is False
-    assert [(f.cards, f.reachable) for f in answer.fantasyland] == [(14, True), (15, False), (16, False), (17, True)]  # QQQ: 17
+    assert [(f.cards, f.reachable) for f in answer.fantasyland] == [
+        (14, True),
+        (15, False),
+        (16, False),
+        (17, True),
+    ]  # QQQ: 17
 
 
 def test_seen_cards_cannot_come():
@@ -121,7 +131,9 @@ def test_seen_cards_cannot_come():
     closed = outlook(board, cards("Ah Ac"))  # no third ace: top trips AAA is gone
 
     def level(answer):
-        return next(x.reachable for x in answer.levels if (x.level.row, x.level.category, x.level.rank) == (TOP, "trips", 14))
+        return next(
+            x.reachable for x in answer.levels if (x.level.row, x.level.category, x.level.rank) == (TOP, "trips", 14)
+        )
 
     assert (level(open_), level(closed)) == (True, False)
 
@@ -209,7 +221,12 @@ def test_impossible_requests_are_refused():
 def test_http_answers_the_core_and_refuses_with_pointers(post):
     body = {"board": {"top": ["Ks", "Kd", "4c"], "middle": ["2c", "3d", "4h", "7s", "8s"], "bottom": ["9d"]}}
     status, answer = post("ofc-pineapple/boards/outlook", body)
-    assert status == 200 and answer["foul_certain"] is True and answer["complete"] is True and answer["monte_carlo"] is None
+    assert (
+        status == 200
+        and answer["foul_certain"] is True
+        and answer["complete"] is True
+        and answer["monte_carlo"] is None
+    )
     status, problem = post("ofc-pineapple/boards/outlook", {**body, "seen": ["Ks"]})
     assert status == 422 and [e["pointer"] for e in problem["errors"]] == ["/seen/0"]
     status, problem = post("ofc-pineapple/boards/outlook", {**body, "samples": 201})

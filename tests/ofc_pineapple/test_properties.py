@@ -1,4 +1,5 @@
 """Invariants of OFC, by hypothesis: zero-sum scores, a well-behaved order, order- and notation-blind answers."""
+
 from __future__ import annotations
 
 from hypothesis import given
@@ -22,7 +23,9 @@ def test_scores_sum_to_zero(deck, states):
     score = score_hand([Seat(b, f) for b, f in zip(deal_boards(deck), states)])
     assert sum(p.total for p in score.players) == 0
     for p in score.players:
-        won = sum(m.points_a for m in score.matchups if m.a == p.seat) - sum(m.points_a for m in score.matchups if m.b == p.seat)
+        won = sum(m.points_a for m in score.matchups if m.a == p.seat) - sum(
+            m.points_a for m in score.matchups if m.b == p.seat
+        )
         assert won == p.total
 
 
@@ -84,10 +87,27 @@ def test_any_card_notation_variant_gives_the_same_answer(hand, data):
 
     def spell(c: Card) -> str:
         rank = str(c)[0]
-        rank = data.draw(st.sampled_from(["10", "T", "t"])) if rank == "T" else data.draw(st.sampled_from([rank, rank.lower()]))
-        suit = data.draw(st.sampled_from({"c": ["c", "C", "♣", "♧"], "d": ["d", "D", "♦", "♢"], "h": ["h", "H", "♥", "♡"], "s": ["s", "S", "♠", "♤"]}[c.suit.value]))
+        rank = (
+            data.draw(st.sampled_from(["10", "T", "t"]))
+            if rank == "T"
+            else data.draw(st.sampled_from([rank, rank.lower()]))
+        )
+        suit = data.draw(
+            st.sampled_from(
+                {
+                    "c": ["c", "C", "♣", "♧"],
+                    "d": ["d", "D", "♦", "♢"],
+                    "h": ["h", "H", "♥", "♡"],
+                    "s": ["s", "S", "♠", "♤"],
+                }[c.suit.value]
+            )
+        )
         return rank + suit
 
-    canonical = client.post("/v1/ofc-pineapple/rows/evaluate", json={"row": "bottom", "cards": [str(c) for c in hand]}).get_json()
-    variant = client.post("/v1/ofc-pineapple/rows/evaluate", json={"row": "bottom", "cards": [spell(c) for c in hand]}).get_json()
+    canonical = client.post(
+        "/v1/ofc-pineapple/rows/evaluate", json={"row": "bottom", "cards": [str(c) for c in hand]}
+    ).get_json()
+    variant = client.post(
+        "/v1/ofc-pineapple/rows/evaluate", json={"row": "bottom", "cards": [spell(c) for c in hand]}
+    ).get_json()
     assert variant == canonical

@@ -4,6 +4,7 @@ Five cards: over all 2,598,960 hands, our order (ties included) equals phevaluat
 Three cards: over all 22,100 tops, our order equals an independent definition written here from the rule
 book's table (trips > pair > high card, then ranks in order), and a hash of the sorted order is pinned.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -110,6 +111,8 @@ def test_royal_flush_has_its_own_label_on_the_straight_flush_rung():
 
 def test_no_wrap_around_straight():
     assert poker.hand_value(cards("Qc Kd Ah 2s 3c")).category == "high_card"
+
+
 FIVES_DIGEST = "d81a18cc6bd6c9198fa817c12ad962b500fe9f36f346e90828b9ad2d1fa4b5cc"
 
 

@@ -1,4 +1,5 @@
 """Every worked example, table and ruling (特殊規則與裁決) of the Pineapple OFC rule book, by name."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,7 +7,15 @@ import pytest
 from service.rules import poker
 from service.rules.cards import cards
 from service.rules.ofc_pineapple import (
-    Board, Fantasyland, FoulReason, Row, Seat, evaluate_board, evaluate_row, foul_reasons, score_hand,
+    Board,
+    Fantasyland,
+    FoulReason,
+    Row,
+    Seat,
+    evaluate_board,
+    evaluate_row,
+    foul_reasons,
+    score_hand,
 )  # fmt: skip
 from tests.ofc_pineapple.records import BING, JIA, YI
 
@@ -74,7 +83,21 @@ FOUL_2 = board("Ks Kc 4d / Js Tc 9h 6s 2s / Qc Qd 9d 4s 5d")  # top K-K above a 
 # --- 獎分表 ---------------------------------------------------------------------------------------------
 
 TOP_PAIRS = {"6": 1, "7": 2, "8": 3, "9": 4, "T": 5, "J": 6, "Q": 7, "K": 8, "A": 9}
-TOP_TRIPS = {"2": 10, "3": 11, "4": 12, "5": 13, "6": 14, "7": 15, "8": 16, "9": 17, "T": 18, "J": 19, "Q": 20, "K": 21, "A": 22}
+TOP_TRIPS = {
+    "2": 10,
+    "3": 11,
+    "4": 12,
+    "5": 13,
+    "6": 14,
+    "7": 15,
+    "8": 16,
+    "9": 17,
+    "T": 18,
+    "J": 19,
+    "Q": 20,
+    "K": 21,
+    "A": 22,
+}
 
 
 @pytest.mark.parametrize(("rank", "points"), TOP_PAIRS.items())
@@ -100,8 +123,30 @@ FIVE_CARD_HANDS = {
     "full_house": "4c 4d 4h 9s 9c", "quads": "7c 7d 7h 7s 2c", "straight_flush": "5s 6s 7s 8s 9s",
     "royal_flush": "Td Jd Qd Kd Ad",
 }  # fmt: skip
-MIDDLE = {"high_card": 0, "pair": 0, "two_pair": 0, "trips": 2, "straight": 4, "flush": 8, "full_house": 12, "quads": 20, "straight_flush": 30, "royal_flush": 50}
-BOTTOM = {"high_card": 0, "pair": 0, "two_pair": 0, "trips": 0, "straight": 2, "flush": 4, "full_house": 6, "quads": 10, "straight_flush": 15, "royal_flush": 25}
+MIDDLE = {
+    "high_card": 0,
+    "pair": 0,
+    "two_pair": 0,
+    "trips": 2,
+    "straight": 4,
+    "flush": 8,
+    "full_house": 12,
+    "quads": 20,
+    "straight_flush": 30,
+    "royal_flush": 50,
+}
+BOTTOM = {
+    "high_card": 0,
+    "pair": 0,
+    "two_pair": 0,
+    "trips": 0,
+    "straight": 2,
+    "flush": 4,
+    "full_house": 6,
+    "quads": 10,
+    "straight_flush": 15,
+    "royal_flush": 25,
+}
 
 
 @pytest.mark.parametrize("category", FIVE_CARD_HANDS)
@@ -149,6 +194,7 @@ def test_worked_example_yi_enters_fantasyland_with_15_cards():
 
 
 # --- 計分: 1-6, scoop, fouls ---------------------------------------------------------------------------
+
 
 def test_scoop_adds_3_when_all_three_rows_win():
     m = score_hand([Seat(B), Seat(A), Seat(C)]).matchups[0]
@@ -211,7 +257,11 @@ def test_fantasyland_table_entry_counts(top, cards_next, reason):
     middle_bottom = "/ 3c 3d 3h 4s 4c / Tc Td Th Ts 9c" if top.startswith("2") else "/ As Ac 4h 4s 9h / Tc Td Th 2s 2c"
     value = evaluate_board(board(top + " " + middle_bottom))
     assert not value.fouled
-    assert (value.fantasyland_next.qualifies, value.fantasyland_next.cards, value.fantasyland_next.reason) == (True, cards_next, reason)
+    assert (value.fantasyland_next.qualifies, value.fantasyland_next.cards, value.fantasyland_next.reason) == (
+        True,
+        cards_next,
+        reason,
+    )
 
 
 def test_top_jacks_do_not_enter_fantasyland():
@@ -239,7 +289,11 @@ def test_staying_with_top_trips_keeps_the_same_count(entered_with):
 def test_staying_with_bottom_quads_or_better_keeps_the_same_count(bottom):
     value = evaluate_board(board(f"2h 3d 4s / As Ac 4h 4c 9h / {bottom}"), Fantasyland(True, 16))
     assert not value.fouled
-    assert (value.fantasyland_next.qualifies, value.fantasyland_next.cards, value.fantasyland_next.reason) == (True, 16, "stay_bottom_quads_or_better")
+    assert (value.fantasyland_next.qualifies, value.fantasyland_next.cards, value.fantasyland_next.reason) == (
+        True,
+        16,
+        "stay_bottom_quads_or_better",
+    )
 
 
 def test_ruling_no_upgrade_mid_fantasyland_overturned_2026_09_22():
@@ -276,5 +330,11 @@ def test_the_button_does_not_move_when_anyone_plays_fantasyland():
 def test_fantasyland_hand_scores_exactly_like_a_normal_hand():
     # 范特西那一手一樣要遵守「尾道 ≧ 中道 ≧ 頭道」，爆牌照罰；計分與獎分也完全相同。
     normal = score_hand([Seat(of(JIA)), Seat(of(YI)), Seat(of(BING))])
-    fantasy = score_hand([Seat(of(JIA), Fantasyland(True, 14)), Seat(of(YI), Fantasyland(True, 16)), Seat(of(BING), Fantasyland(True, 17))])
+    fantasy = score_hand(
+        [
+            Seat(of(JIA), Fantasyland(True, 14)),
+            Seat(of(YI), Fantasyland(True, 16)),
+            Seat(of(BING), Fantasyland(True, 17)),
+        ]
+    )
     assert [p.total for p in fantasy.players] == [p.total for p in normal.players] == [7, 17, -24]

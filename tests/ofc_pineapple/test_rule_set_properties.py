@@ -1,6 +1,7 @@
 """Invariants that hold in every OFC rule set, by hypothesis, parametrised over the registry's rule sets
 (zero-sum for every player count a rule set seats, antisymmetry, player and card order never changing an
 answer, one shared ranking), and each rule set's royalty tables on every category boundary."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,19 @@ from hypothesis import strategies as st
 
 from service.rules.cards import DECK, cards
 from service.rules.games import GAMES
-from service.rules.ofc_pineapple import BOTTOM, MIDDLE, ROWS, TOP, Board, Fantasyland, Seat, compare_rows, evaluate_row, score_hand, settle
+from service.rules.ofc_pineapple import (
+    BOTTOM,
+    MIDDLE,
+    ROWS,
+    TOP,
+    Board,
+    Fantasyland,
+    Seat,
+    compare_rows,
+    evaluate_row,
+    score_hand,
+    settle,
+)
 from service.rules.ofc_rules import OfcRules
 
 RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]
@@ -21,7 +34,10 @@ def ids(value: object) -> str:
 
 
 def deal_boards(deck: list, count: int) -> list[Board]:
-    return [Board(tuple(deck[i : i + 3]), tuple(deck[i + 3 : i + 8]), tuple(deck[i + 8 : i + 13])) for i in range(0, 13 * count, 13)]
+    return [
+        Board(tuple(deck[i : i + 3]), tuple(deck[i + 3 : i + 8]), tuple(deck[i + 8 : i + 13]))
+        for i in range(0, 13 * count, 13)
+    ]
 
 
 def states(rules: OfcRules, count: int) -> st.SearchStrategy[list[Fantasyland]]:
@@ -38,7 +54,9 @@ def test_scores_sum_to_zero_for_every_seating(rules, players, data):
     assert sum(p.total for p in score.players) == 0
     assert len(score.matchups) == players * (players - 1) // 2
     for p in score.players:
-        won = sum(m.points_a for m in score.matchups if m.a == p.seat) - sum(m.points_a for m in score.matchups if m.b == p.seat)
+        won = sum(m.points_a for m in score.matchups if m.a == p.seat) - sum(
+            m.points_a for m in score.matchups if m.b == p.seat
+        )
         assert won == p.total
 
 
@@ -46,7 +64,11 @@ def test_scores_sum_to_zero_for_every_seating(rules, players, data):
 @given(deck=st.permutations(DECK))
 def test_settling_is_antisymmetric(rules, deck):
     a, b = deal_boards(deck, 2)
-    score = score_hand([Seat(a), Seat(b)], rules) if rules.players[0] <= 2 else score_hand([Seat(a), Seat(b), Seat(deal_boards(deck, 3)[2])], rules)
+    score = (
+        score_hand([Seat(a), Seat(b)], rules)
+        if rules.players[0] <= 2
+        else score_hand([Seat(a), Seat(b), Seat(deal_boards(deck, 3)[2])], rules)
+    )
     value_a, value_b = score.players[0].value, score.players[1].value
     forward, backward = settle(0, 1, value_a, value_b, rules), settle(0, 1, value_b, value_a, rules)
     assert forward.points_a == -backward.points_a and forward.lines == -backward.lines
@@ -107,16 +129,38 @@ BOUNDARIES = {
 # Each rule set's table, written from its text: the house book's 獎分表 (standard and progressive use it,
 # rulings 7 and 9) and the forum's 「尾道牌型加分 ... 中道 ... x2」 for classic.
 HOUSE_FIVE = {
-    MIDDLE: {"trips": 2, "straight": 4, "flush": 8, "full_house": 12, "quads": 20, "straight_flush": 30, "royal_flush": 50},
+    MIDDLE: {
+        "trips": 2,
+        "straight": 4,
+        "flush": 8,
+        "full_house": 12,
+        "quads": 20,
+        "straight_flush": 30,
+        "royal_flush": 50,
+    },
     BOTTOM: {"straight": 2, "flush": 4, "full_house": 6, "quads": 10, "straight_flush": 15, "royal_flush": 25},
 }
 CLASSIC_FIVE = {
     MIDDLE: {"straight": 4, "flush": 8, "full_house": 12, "quads": 16, "straight_flush": 20, "royal_flush": 40},
     BOTTOM: {"straight": 2, "flush": 4, "full_house": 6, "quads": 8, "straight_flush": 10, "royal_flush": 20},
 }
-EXPECTED_FIVE = {"ultimate-fantasyland": HOUSE_FIVE, "standard": HOUSE_FIVE, "progressive": HOUSE_FIVE, "classic": CLASSIC_FIVE}
+EXPECTED_FIVE = {
+    "ultimate-fantasyland": HOUSE_FIVE,
+    "standard": HOUSE_FIVE,
+    "progressive": HOUSE_FIVE,
+    "classic": CLASSIC_FIVE,
+}
 # Top: 55 earns nothing, 66 = 1 ... AA = 9 (「对子的数字减5」), 222 = 10 ... AAA = 22 (「三条的数字加8」), in every rule set.
-TOP_BOUNDARIES = [("Ks Qh Jd", 0), ("5s 5h Ad", 0), ("6s 6h 2d", 1), ("Qs Qh Ad", 7), ("As Ah Kd", 9), ("2s 2h 2d", 10), ("Qs Qh Qd", 20), ("As Ah Ad", 22)]
+TOP_BOUNDARIES = [
+    ("Ks Qh Jd", 0),
+    ("5s 5h Ad", 0),
+    ("6s 6h 2d", 1),
+    ("Qs Qh Ad", 7),
+    ("As Ah Kd", 9),
+    ("2s 2h 2d", 10),
+    ("Qs Qh Qd", 20),
+    ("As Ah Ad", 22),
+]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=ids)

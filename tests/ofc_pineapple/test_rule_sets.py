@@ -1,5 +1,6 @@
 """Every difference between the OFC rule sets, one named test each, quoting the text it rests on
 (docs/rulings.md, "Other OFC rule sets"), in the rules core and through the API."""
+
 from __future__ import annotations
 
 import hashlib
@@ -11,7 +12,16 @@ from service.rules import ofc_rules
 from service.rules.cards import cards
 from service.rules.errors import InvalidInputError
 from service.rules.ofc_pineapple import (
-    BOTTOM, MIDDLE, TOP, Board, Fantasyland, Seat, evaluate_board, evaluate_row, score_hand, validate_move,
+    BOTTOM,
+    MIDDLE,
+    TOP,
+    Board,
+    Fantasyland,
+    Seat,
+    evaluate_board,
+    evaluate_row,
+    score_hand,
+    validate_move,
 )  # fmt: skip
 from service.rules.ofc_rules import CLASSIC, PROGRESSIVE, STANDARD, ULTIMATE
 from tests.ofc_pineapple.records import BING, JIA, YI
@@ -37,14 +47,14 @@ NOTHING = board("Kh Qd 2c", "As Ac 7d 5s 3h", "9s 9h 8d 8c 4d")  # no stay condi
 
 @pytest.mark.parametrize(("hand", "house_cards"), [(KK_TOP, 15), (TRIPS_TOP, 17)], ids=["KK", "trips"])
 def test_standard_enters_fantasyland_with_14_cards_from_kk_or_trips(hand, house_cards):
-    """"the player in Fantasyland receives 14 cards face-down": whatever the QQ+ top, 14 in standard."""
+    """ "the player in Fantasyland receives 14 cards face-down": whatever the QQ+ top, 14 in standard."""
     assert evaluate_board(hand, rules=STANDARD).fantasyland_next.cards == 14
     assert evaluate_board(hand).fantasyland_next.cards == house_cards  # the house rules' 14/15/16/17
     assert evaluate_board(hand, rules=PROGRESSIVE).fantasyland_next.cards == house_cards  # entry as the house
 
 
 def test_standard_stays_by_a_middle_full_house_but_the_house_rules_do_not():
-    """"Full House or better (middle)" repeats Fantasyland in standard; the house book: 中道葫蘆不會續留."""
+    """ "Full House or better (middle)" repeats Fantasyland in standard; the house book: 中道葫蘆不會續留."""
     in_fantasyland = Fantasyland(True, 14)
     standard = evaluate_board(MIDDLE_FULL_HOUSE, in_fantasyland, rules=STANDARD).fantasyland_next
     assert (standard.qualifies, standard.cards, standard.reason) == (True, 14, "stay_middle_full_house_or_better")
@@ -59,7 +69,7 @@ def test_standard_stays_with_14_by_top_trips_or_bottom_quads():
 
 
 def test_standard_deals_fantasyland_14_cards_only():
-    """"receives 14 cards ... discarding 1 card": a 15-card Fantasyland is impossible input in standard."""
+    """ "receives 14 cards ... discarding 1 card": a 15-card Fantasyland is impossible input in standard."""
     with pytest.raises(InvalidInputError) as error:
         evaluate_board(KK_TOP, Fantasyland(True, 15), rules=STANDARD)
     assert error.value.problems[0].message == "a player in Fantasyland was dealt 14 cards in this rule set"
@@ -73,8 +83,11 @@ def test_standard_deals_fantasyland_14_cards_only():
 
 
 def test_standard_scores_two_players_and_the_house_rules_do_not():
-    """"Pineapple OFC, also called OFC/P, can be played by 2 or 3 players"; the house book seats 3."""
-    jia, yi = board(*(" ".join(JIA[r]) for r in ("top", "middle", "bottom"))), board(*(" ".join(YI[r]) for r in ("top", "middle", "bottom")))
+    """ "Pineapple OFC, also called OFC/P, can be played by 2 or 3 players"; the house book seats 3."""
+    jia, yi = (
+        board(*(" ".join(JIA[r]) for r in ("top", "middle", "bottom"))),
+        board(*(" ".join(YI[r]) for r in ("top", "middle", "bottom"))),
+    )
     score = score_hand([Seat(jia), Seat(yi)], STANDARD)
     assert [p.total for p in score.players] == [-3, 3] and len(score.matchups) == 1
     with pytest.raises(InvalidInputError) as error:
@@ -106,14 +119,33 @@ def test_progressive_is_the_house_rules_apart_from_the_stay_count():
 def test_classic_deals_one_card_a_round_after_the_first_five_with_no_discard():
     """「按钮给每一个人发一张牌 ... 直到每个玩家都把13张牌摆完為止」: rounds 2-9 deal 1 card, placed at once."""
     before = board("Kh", "9s 9d", "Ac Ad")  # 5 cards after round 1
-    one = validate_move(Board(before.top, before.middle, before.bottom), 2, tuple(cards("Ks")), {TOP: tuple(cards("Ks"))}, (), rules=CLASSIC)
+    one = validate_move(
+        Board(before.top, before.middle, before.bottom),
+        2,
+        tuple(cards("Ks")),
+        {TOP: tuple(cards("Ks"))},
+        (),
+        rules=CLASSIC,
+    )
     assert one.legal and one.board.top == tuple(cards("Kh Ks"))
-    three = validate_move(before, 2, tuple(cards("Ks 7c 2d")), {TOP: tuple(cards("Ks")), BOTTOM: tuple(cards("7c"))}, tuple(cards("2d")), rules=CLASSIC)
+    three = validate_move(
+        before,
+        2,
+        tuple(cards("Ks 7c 2d")),
+        {TOP: tuple(cards("Ks")), BOTTOM: tuple(cards("7c"))},
+        tuple(cards("2d")),
+        rules=CLASSIC,
+    )
     assert [v.code for v in three.violations] == ["wrong_deal_size", "wrong_placement_size", "wrong_discard_size"]
     assert [CLASSIC.deal(r) for r in range(1, 10)] == [(5, 5)] + [(1, 1)] * 8
     eight_cards = board("Kh Ks", "9s 9d 2c", "Ac Ad 3c")  # after round 4 in classic; 8 cards
     assert validate_move(eight_cards, 5, tuple(cards("4c")), {BOTTOM: tuple(cards("4c"))}, (), rules=CLASSIC).legal
-    assert validate_move(eight_cards, 9, tuple(cards("4c")), {BOTTOM: tuple(cards("4c"))}, (), rules=CLASSIC).violations[0].code == "board_not_at_round"
+    assert (
+        validate_move(eight_cards, 9, tuple(cards("4c")), {BOTTOM: tuple(cards("4c"))}, (), rules=CLASSIC)
+        .violations[0]
+        .code
+        == "board_not_at_round"
+    )
 
 
 def test_classic_bottom_quads_are_worth_8_and_the_house_rules_10():
@@ -147,9 +179,16 @@ THREAD = {
 
 
 def test_classic_four_players_the_threads_worked_example():
-    """"A跟B比 ... 一共赢3 / A跟C比 ... 一共输1 / A跟D比，赢6+2=8 / B跟C比 ... 一共输3 / B跟D比，赢6 / C跟D比，赢6+4=10"."""
+    """ "A跟B比 ... 一共赢3 / A跟C比 ... 一共输1 / A跟D比，赢6+2=8 / B跟C比 ... 一共输3 / B跟D比，赢6 / C跟D比，赢6+4=10"."""
     score = score_hand([Seat(b) for b in THREAD.values()], CLASSIC)
-    assert [(m.a, m.b, m.points_a) for m in score.matchups] == [(0, 1, 3), (0, 2, -1), (0, 3, 8), (1, 2, -3), (1, 3, 6), (2, 3, 10)]
+    assert [(m.a, m.b, m.points_a) for m in score.matchups] == [
+        (0, 1, 3),
+        (0, 2, -1),
+        (0, 3, 8),
+        (1, 2, -3),
+        (1, 3, 6),
+        (2, 3, 10),
+    ]
     assert [p.total for p in score.players] == [10, 0, 14, -24]
     categories = [tuple(p.value.rows[r].hand.category for r in (TOP, MIDDLE, BOTTOM)) for p in score.players[:3]]
     assert categories == [("pair", "pair", "straight"), ("pair", "pair", "two_pair"), ("high_card", "pair", "flush")]
@@ -161,7 +200,10 @@ def test_classic_four_players_and_the_house_rules_three():
     """「游戏跟传统13张一样是可以2-4人玩」: classic seats 2 to 4; the house rules and standard at most 3."""
     seats = [Seat(b) for b in THREAD.values()]
     assert len(score_hand(seats[:2], CLASSIC).matchups) == 1
-    for rules, message in ((ULTIMATE, "a hand has exactly 3 players, not 4"), (STANDARD, "a hand has 2 to 3 players, not 4")):
+    for rules, message in (
+        (ULTIMATE, "a hand has exactly 3 players, not 4"),
+        (STANDARD, "a hand has 2 to 3 players, not 4"),
+    ):
         with pytest.raises(InvalidInputError) as error:
             score_hand(seats, rules)
         assert error.value.problems[0].message == message
@@ -174,14 +216,25 @@ def test_a_royalty_override_changes_exactly_the_points_it_should():
     """A house bottom table with quads at 8 (the forum's older value) instead of 10: a player with bottom
     quads earns 2 less royalty, so each of its matchups moves by 2 and nothing else moves."""
     quads = board("Kh Qd 2c", "As Ac 7d 5s 3h", "9s 9h 9d 9c 4d")
-    others = [board("Qh 8c 2d", "Jc Jd 8s 6c 3c", "Ah Th 7h 5h 4h"), board("Ks Kd 4c", "Ad 6s 5d 6d 2s", "Ts Td 7c 7s 3d")]
+    others = [
+        board("Qh 8c 2d", "Jc Jd 8s 6c 3c", "Ah Th 7h 5h 4h"),
+        board("Ks Kd 4c", "Ad 6s 5d 6d 2s", "Ts Td 7c 7s 3d"),
+    ]
     tables = {"bottom": {**ofc_rules.HOUSE_ROYALTIES["bottom"], "quads": 8}}
     house = score_hand([Seat(quads), *map(Seat, others)])
     overridden_rules = ULTIMATE.with_royalties(tables)
     overridden = score_hand([Seat(quads), *map(Seat, others)], overridden_rules)
     assert house.players[0].value.rows[BOTTOM].royalty == 10 and overridden.players[0].value.rows[BOTTOM].royalty == 8
-    assert [p.total for p in overridden.players] == [house.players[0].total - 4, house.players[1].total + 2, house.players[2].total + 2]
-    assert [m.points_a for m in overridden.matchups] == [house.matchups[0].points_a - 2, house.matchups[1].points_a - 2, house.matchups[2].points_a]
+    assert [p.total for p in overridden.players] == [
+        house.players[0].total - 4,
+        house.players[1].total + 2,
+        house.players[2].total + 2,
+    ]
+    assert [m.points_a for m in overridden.matchups] == [
+        house.matchups[0].points_a - 2,
+        house.matchups[1].points_a - 2,
+        house.matchups[2].points_a,
+    ]
     assert overridden_rules.overridden == ("bottom",) and overridden_rules.digest != ULTIMATE.digest
 
 
@@ -218,8 +271,16 @@ def test_api_names_the_rule_set_it_applied_only_when_asked(post):
 
 
 def test_api_refuses_a_rule_set_of_another_game(post):
-    status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As"], "rule_set": "classic"})
-    assert status == 422 and body["errors"] == [{"pointer": "/rule_set", "code": "not_one_of", "message": "Must be one of: ultimate-fantasyland, standard, progressive."}]
+    status, body = post(
+        "ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As"], "rule_set": "classic"}
+    )
+    assert status == 422 and body["errors"] == [
+        {
+            "pointer": "/rule_set",
+            "code": "not_one_of",
+            "message": "Must be one of: ultimate-fantasyland, standard, progressive.",
+        }
+    ]
 
 
 def test_api_two_players_in_standard_and_the_house_length_message_unchanged(post):
@@ -227,9 +288,15 @@ def test_api_two_players_in_standard_and_the_house_length_message_unchanged(post
     status, body = post("ofc-pineapple/hands/score", {"players": players, "rule_set": "standard"})
     assert (status, [p["total"] for p in body["players"]], body["rule_set"]) == (200, [-3, 3], "standard")
     status, body = post("ofc-pineapple/hands/score", {"players": players})
-    assert status == 422 and body["errors"] == [{"pointer": "/players", "code": "wrong_length", "message": "Length must be 3."}]
-    status, body = post("ofc-pineapple/hands/score", {"players": [*players, {"board": BING}, {"board": JIA}], "rule_set": "standard"})
-    assert status == 422 and body["errors"] == [{"pointer": "/players", "code": "wrong_length", "message": "Length must be between 2 and 3."}]
+    assert status == 422 and body["errors"] == [
+        {"pointer": "/players", "code": "wrong_length", "message": "Length must be 3."}
+    ]
+    status, body = post(
+        "ofc-pineapple/hands/score", {"players": [*players, {"board": BING}, {"board": JIA}], "rule_set": "standard"}
+    )
+    assert status == 422 and body["errors"] == [
+        {"pointer": "/players", "code": "wrong_length", "message": "Length must be between 2 and 3."}
+    ]
 
 
 def test_api_classic_scores_the_threads_four_players(post):
@@ -241,25 +308,44 @@ def test_api_classic_scores_the_threads_four_players(post):
 def test_api_classic_round_is_1_to_9_without_fantasyland(post):
     move = {"board": {}, "dealt": ["As"], "placement": {"top": ["As"]}}
     status, body = post("ofc-classic/moves/validate", {**move, "round": "fantasyland"})
-    assert status == 422 and body["errors"] == [{"pointer": "/round", "code": "invalid_round", "message": "round is a number from 1 to 9 (this rule set has no Fantasyland round)"}]
-    status, body = post("ofc-classic/moves/validate", {**move, "round": 2, "board": {"bottom": ["2c", "3c", "4c", "5c", "6c"]}, "rule_set": "classic"})
+    assert status == 422 and body["errors"] == [
+        {
+            "pointer": "/round",
+            "code": "invalid_round",
+            "message": "round is a number from 1 to 9 (this rule set has no Fantasyland round)",
+        }
+    ]
+    status, body = post(
+        "ofc-classic/moves/validate",
+        {**move, "round": 2, "board": {"bottom": ["2c", "3c", "4c", "5c", "6c"]}, "rule_set": "classic"},
+    )
     assert (status, body["legal"], body["rule_set"]) == (200, True, "classic")
 
 
 def test_api_royalty_override_changes_the_row_and_echoes_the_digest(post):
     tables = {"bottom": {**ofc_rules.HOUSE_ROYALTIES["bottom"], "quads": 8}}
-    status, body = post("ofc-pineapple/rows/evaluate", {"row": "bottom", "cards": ["9s", "9h", "9d", "9c", "4d"], "royalties": tables})
+    status, body = post(
+        "ofc-pineapple/rows/evaluate", {"row": "bottom", "cards": ["9s", "9h", "9d", "9c", "4d"], "royalties": tables}
+    )
     assert (status, body["royalty"], body["rule_set"]) == (200, 8, "ultimate-fantasyland")
     assert body["rules_digest"] == ULTIMATE.with_royalties(tables).digest != ULTIMATE.digest
 
 
 def test_api_royalty_override_must_be_a_whole_table_of_0_to_100(post):
     short = {"bottom": {"quads": 8}}
-    status, body = post("ofc-pineapple/rows/evaluate", {"row": "bottom", "cards": ["9s", "9h", "9d", "9c", "4d"], "royalties": short})
+    status, body = post(
+        "ofc-pineapple/rows/evaluate", {"row": "bottom", "cards": ["9s", "9h", "9d", "9c", "4d"], "royalties": short}
+    )
     assert status == 422 and "/royalties/bottom/straight" in [e["pointer"] for e in body["errors"]]
-    big = {"top": {**ofc_rules.HOUSE_ROYALTIES["top"], "AA": 101}, "middle": {**ofc_rules.HOUSE_ROYALTIES["middle"], "five_aces": 1}}
+    big = {
+        "top": {**ofc_rules.HOUSE_ROYALTIES["top"], "AA": 101},
+        "middle": {**ofc_rules.HOUSE_ROYALTIES["middle"], "five_aces": 1},
+    }
     status, body = post("ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Ah", "Ad", "2c"], "royalties": big})
-    assert status == 422 and [e["pointer"] for e in body["errors"]] == ["/royalties/top/AA", "/royalties/middle/five_aces"]
+    assert status == 422 and [e["pointer"] for e in body["errors"]] == [
+        "/royalties/top/AA",
+        "/royalties/middle/five_aces",
+    ]
 
 
 def test_api_games_lists_every_rule_set_with_all_parameters(client):
@@ -270,11 +356,18 @@ def test_api_games_lists_every_rule_set_with_all_parameters(client):
     ]  # fmt: skip
     standard = pineapple[1]["rules"]
     assert standard["fantasyland"]["entry"]["KK"] == 14 and standard["fantasyland"]["stay_cards"] == 14
-    assert [s["reason"] for s in standard["fantasyland"]["stay"]] == ["stay_top_trips", "stay_middle_full_house_or_better", "stay_bottom_quads_or_better"]
+    assert [s["reason"] for s in standard["fantasyland"]["stay"]] == [
+        "stay_top_trips",
+        "stay_middle_full_house_or_better",
+        "stay_bottom_quads_or_better",
+    ]
     classic = listed["ofc-classic"]["rule_sets"][0]["rules"]
     assert classic["royalties"]["bottom"]["quads"] == 8 and classic["royalties"]["middle"]["quads"] == 16
     assert [d["dealt"] for d in classic["deals"]] == [5] + [1] * 8 and classic["fantasyland"]["cards"] == []
-    assert listed["ofc-classic"]["native_name"] == "明牌十三張" and listed["ofc-classic"]["players"] == {"min": 2, "max": 4}
+    assert listed["ofc-classic"]["native_name"] == "明牌十三張" and listed["ofc-classic"]["players"] == {
+        "min": 2,
+        "max": 4,
+    }
     assert [r["rules_digest"] for r in pineapple] == [ULTIMATE.digest, STANDARD.digest, PROGRESSIVE.digest]
 
 
@@ -285,24 +378,42 @@ def test_games_describes_each_rule_set_in_its_sources_own_words(client):
     assert "明牌十三張" in classic and "擺烏龍" in classic and "爆牌" in classic and "范特西" in classic
     assert all("范特西" in r["description"] for r in listed["ofc-pineapple"]["rule_sets"])
     english = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
-    assert english["ofc-pineapple"]["rule_sets"][2]["description"] == "The house rules, except that staying in Fantasyland always gives 14 cards (Progressive)."
+    assert (
+        english["ofc-pineapple"]["rule_sets"][2]["description"]
+        == "The house rules, except that staying in Fantasyland always gives 14 cards (Progressive)."
+    )
 
 
 def classic_record(boards: list[Board], dealer: int) -> list[dict]:
     """A classic hand record: round 1 places each bottom, rounds 2-6 the middle card by card, 7-9 the top."""
     seats = [(dealer + k) % len(boards) for k in range(1, len(boards) + 1)]
-    actions = [{"seat": s, "dealt": as_json(boards[s])["bottom"], "placement": {"bottom": as_json(boards[s])["bottom"]}} for s in seats]
+    actions = [
+        {"seat": s, "dealt": as_json(boards[s])["bottom"], "placement": {"bottom": as_json(boards[s])["bottom"]}}
+        for s in seats
+    ]
     for row, count in (("middle", 5), ("top", 3)):
         for i in range(count):
-            actions += [{"seat": s, "dealt": [as_json(boards[s])[row][i]], "placement": {row: [as_json(boards[s])[row][i]]}} for s in seats]
+            actions += [
+                {"seat": s, "dealt": [as_json(boards[s])[row][i]], "placement": {row: [as_json(boards[s])[row][i]]}}
+                for s in seats
+            ]
     return actions
 
 
 def test_api_classic_replays_a_two_player_record_of_nine_rounds(post):
     """Round 1 then eight 1-card rounds, from the button's left, button last; scored when complete."""
     boards = [THREAD["A"], THREAD["B"]]
-    status, body = post("ofc-classic/hands/validate", {"dealer": 1, "players": [{}, {}], "actions": classic_record(boards, 1)})
+    status, body = post(
+        "ofc-classic/hands/validate", {"dealer": 1, "players": [{}, {}], "actions": classic_record(boards, 1)}
+    )
     assert (status, body["legal"], body["violations"]) == (200, True, [])
     assert [p["total"] for p in body["score"]["players"]] == [3, -3] and body["discards"] == []
-    status, body = post("ofc-classic/hands/validate", {"dealer": 0, "players": [{}, {}], "actions": classic_record(boards, 1)})
-    assert (status, body["legal"], body["violations"][0]["code"], body["violations"][0]["index"]) == (200, False, "out_of_turn", 0)
+    status, body = post(
+        "ofc-classic/hands/validate", {"dealer": 0, "players": [{}, {}], "actions": classic_record(boards, 1)}
+    )
+    assert (status, body["legal"], body["violations"][0]["code"], body["violations"][0]["index"]) == (
+        200,
+        False,
+        "out_of_turn",
+        0,
+    )

@@ -1,5 +1,6 @@
 """The ``fuzz`` marker: long runs for ``make fuzz`` only. Deselected unless CARD_RULES_FUZZ=1 (which
 ``make fuzz`` sets), so ``make test`` stays within its time."""
+
 from __future__ import annotations
 
 import os

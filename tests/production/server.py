@@ -1,5 +1,6 @@
 """A real gunicorn for the production tests: ``gunicorn --config gunicorn.conf.py`` on 127.0.0.1 and a free
 port (``bench.common.GunicornServer``), always stopped; and raw-socket HTTP helpers."""
+
 from __future__ import annotations
 
 import json
@@ -39,12 +40,18 @@ def read_answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
     return int(lines[0].split()[1]), headers, body
 
 
-def get(port: int, path: str, headers: dict[str, str] | None = None, timeout: float = 10.0) -> tuple[int, dict[str, str], bytes]:
+def get(
+    port: int, path: str, headers: dict[str, str] | None = None, timeout: float = 10.0
+) -> tuple[int, dict[str, str], bytes]:
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
-    return exchange(port, f"GET {path} HTTP/1.1\r\nHost: {LOOPBACK}\r\nConnection: close\r\n{extra}\r\n".encode(), timeout)
+    return exchange(
+        port, f"GET {path} HTTP/1.1\r\nHost: {LOOPBACK}\r\nConnection: close\r\n{extra}\r\n".encode(), timeout
+    )
 
 
-def post_json(port: int, path: str, body: Any, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+def post_json(
+    port: int, path: str, body: Any, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     data = json.dumps(body).encode()
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
     raw = (f"POST {path} HTTP/1.1\r\nHost: {LOOPBACK}\r\nConnection: close\r\nContent-Type: application/json\r\n"

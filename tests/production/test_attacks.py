@@ -3,6 +3,7 @@ shortened through the environment so the suite stays quick): slow and idle conne
 thread nor /healthz, each is closed within its deadline (408 where a request began) and counted;
 oversized declarations are 413 before the body; a request past the timeout leaves no late answer and is
 logged and counted. bench/attack.py runs the same attacks at full scale."""
+
 from __future__ import annotations
 
 import json
@@ -119,7 +120,9 @@ def test_a_trickled_head_is_still_cut_at_its_deadline(server):
 
 @pytest.mark.parametrize("framing", [b"Content-Length: 999999999\r\n", b"Transfer-Encoding: chunked\r\n"])
 def test_a_declared_size_over_the_limit_is_413_before_any_body_byte(server, framing):
-    head = (b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + framing + b"\r\n")
+    head = (
+        b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + framing + b"\r\n"
+    )
     if b"chunked" in framing:
         head += b"ffffffffffffffffffff\r\n"  # a chunk size: the body would follow
     with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
@@ -172,9 +175,13 @@ def test_a_request_past_the_timeout_gets_no_late_answer_and_is_logged_and_counte
 
 
 def test_a_client_script_name_header_is_ignored(server):
-    status, _, body = exchange(server.port, b"GET /docs HTTP/1.1\r\nHost: x\r\nSCRIPT_NAME: /evil\r\nConnection: close\r\n\r\n")
+    status, _, body = exchange(
+        server.port, b"GET /docs HTTP/1.1\r\nHost: x\r\nSCRIPT_NAME: /evil\r\nConnection: close\r\n\r\n"
+    )
     assert status == 200 and b"/evil" not in body
-    status, _, _ = exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nSCRIPT_NAME: /nothing-like-it\r\nConnection: close\r\n\r\n")
+    status, _, _ = exchange(
+        server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nSCRIPT_NAME: /nothing-like-it\r\nConnection: close\r\n\r\n"
+    )
     assert status == 200  # a prefix the path does not start with was a 500
 
 

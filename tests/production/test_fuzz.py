@@ -6,6 +6,7 @@ The number of examples is the hypothesis profile's: modest in the suite ("defaul
 being in the spec: with arbitrary JSON, with its request example altered in one place (a part replaced by
 anything, removed, an entry added, an array repeated past its bound), and with arbitrary bytes.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,12 +29,16 @@ POSTS = [(path, item["post"]["requestBody"]["content"]["application/json"]["exam
 APP = create_app({"TESTING": True})
 
 CARDISH = st.sampled_from(sorted(CARD_BY_TEXT) + ["JK", "jk", "Jk", "10s", "1s", "As ", "", "AS", "♠A", "KK", "Tx"])
-TEXT = st.one_of(CARDISH, st.text(max_size=12), st.sampled_from(["top", "middle", "bottom", "play", "pass", "high_card"]))
+TEXT = st.one_of(
+    CARDISH, st.text(max_size=12), st.sampled_from(["top", "middle", "bottom", "play", "pass", "high_card"])
+)
 SCALAR = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70), st.integers(-3, 20),
     st.floats(allow_nan=True, allow_infinity=True), TEXT,
 )  # fmt: skip
-JSON = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(TEXT, inner, max_size=6), max_leaves=30)
+JSON = st.recursive(
+    SCALAR, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(TEXT, inner, max_size=6), max_leaves=30
+)
 
 
 def near(value: Any) -> st.SearchStrategy[Any]:
@@ -49,7 +54,9 @@ def near(value: Any) -> st.SearchStrategy[Any]:
         ]
     if isinstance(value, list) and value:
         options += [
-            st.integers(0, len(value) - 1).flatmap(lambda i: near(value[i]).map(lambda v, i=i: value[:i] + [v] + value[i + 1 :])),
+            st.integers(0, len(value) - 1).flatmap(
+                lambda i: near(value[i]).map(lambda v, i=i: value[:i] + [v] + value[i + 1 :])
+            ),
             st.integers(0, len(value) - 1).map(lambda i: value[:i] + value[i + 1 :]),
             JSON.map(lambda v: value + [v]),
             st.integers(2, 120).map(lambda n: value * n),
@@ -137,7 +144,10 @@ def finite(value: Any) -> bool:
 
 
 @pytest.mark.parametrize(("path", "example"), POSTS, ids=[p for p, _ in POSTS])
-@given(body=st.binary(max_size=200), content_type=st.sampled_from(["application/json", "text/plain", "application/json; charset=utf-8", ""]))
+@given(
+    body=st.binary(max_size=200),
+    content_type=st.sampled_from(["application/json", "text/plain", "application/json; charset=utf-8", ""]),
+)
 def test_any_bytes_are_answered_2xx_or_4xx(path, example, body, content_type):
     post(path, body, content_type)
 

@@ -3,6 +3,7 @@ examples per operation (CARD_RULES_FUZZ_EXAMPLES, default 2,000) with a fixed se
 data, every default check. The suite's tests/api/test_contract_schemathesis.py is the short version.
 As there, a documented 422 is accepted as the answer to schema-valid data the spec cannot rule out (a
 card twice on one table, a row of the wrong size); and a 413 to any body over the documented 64 KiB."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """gunicorn.conf.py: every setting the brief asks for, read the way gunicorn reads the file (executed in a
 fresh interpreter, since it sets environment variables and patches gunicorn), and ``--check-config``."""
+
 from __future__ import annotations
 
 import json
@@ -33,9 +34,13 @@ print(json.dumps(out))
 
 
 def read_config(**env: str) -> dict:
-    environment = {k: v for k, v in os.environ.items() if k not in ("WEB_CONCURRENCY", "HOST", "PORT", "PROMETHEUS_MULTIPROC_DIR")}
+    environment = {
+        k: v for k, v in os.environ.items() if k not in ("WEB_CONCURRENCY", "HOST", "PORT", "PROMETHEUS_MULTIPROC_DIR")
+    }
     environment.update(env)
-    result = subprocess.run([sys.executable, "-c", READ], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", READ], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60, check=True
+    )
     return json.loads(result.stdout)
 
 
@@ -98,4 +103,3 @@ def test_metrics_directory_given_is_cleaned(tmp_path):
     keep.write_text("not a metrics file")
     read_config(PROMETHEUS_MULTIPROC_DIR=str(tmp_path))
     assert not stale.exists() and keep.exists()
-

@@ -1,5 +1,6 @@
 """What one request may ask: nesting depth, body size with and without Content-Length, and every array
 bounded by the schemas that enforce the spec."""
+
 from __future__ import annotations
 
 import io
@@ -55,7 +56,14 @@ def test_nesting_up_to_the_limit_reaches_the_schema(client):
 
 
 def test_depth_check_matches_a_plain_count():
-    for text in ("[]", "{}", nested(32), nested(33), '{"a": [[1, {"b": []}]], "c": "[[[["}', "[" + ",".join(["[]"] * 40) + "]"):
+    for text in (
+        "[]",
+        "{}",
+        nested(32),
+        nested(33),
+        '{"a": [[1, {"b": []}]], "c": "[[[["}',
+        "[" + ",".join(["[]"] * 40) + "]",
+    ):
         value = json.loads(text)
         assert nesting_depth_exceeds(text.encode(), value) is (depth_of(value) > MAX_JSON_DEPTH), text
 
@@ -117,7 +125,11 @@ def unbounded_fields(field: fields.Field, where: str, seen: set[int]) -> list[st
         return ([] if bounded else [where]) + unbounded_fields(field.inner, where + "[]", seen)
     if isinstance(field, fields.Nested):
         return unbounded_lists(field.schema, where, seen)
-    if isinstance(field, (fields.Dict, fields.Mapping, fields.Raw)) and type(field) in (fields.Dict, fields.Mapping, fields.Raw):
+    if isinstance(field, (fields.Dict, fields.Mapping, fields.Raw)) and type(field) in (
+        fields.Dict,
+        fields.Mapping,
+        fields.Raw,
+    ):
         return [where + " (free-form)"]
     return []
 

@@ -1,5 +1,6 @@
 """Request IDs, the structured log line and the Prometheus metrics, in process (the multi-worker side is in
 test_server.py)."""
+
 from __future__ import annotations
 
 import io
@@ -29,12 +30,14 @@ def access_lines():
         logger.removeHandler(handler)
 
 
-@pytest.mark.parametrize("given", ["abc", "0f8fad5b-d9cb-469f-a165-70867728950e", "Zm9v+YmFy/ZA==", "a.b_c:d~e", "x" * 128])
+@pytest.mark.parametrize(
+    "given", ["abc", "0f8fad5b-d9cb-469f-a165-70867728950e", "Zm9v+YmFy/ZA==", "a.b_c:d~e", "x" * 128]
+)
 def test_a_reasonable_request_id_is_kept(given):
     assert request_id_from({"HTTP_X_REQUEST_ID": given}) == given
 
 
-@pytest.mark.parametrize("given", [None, "", "x" * 129, "has space", "new\nline", "quote\"", "<script>", "ünï"])
+@pytest.mark.parametrize("given", [None, "", "x" * 129, "has space", "new\nline", 'quote"', "<script>", "ünï"])
 def test_anything_else_gets_a_new_id(given):
     environ = {} if given is None else {"HTTP_X_REQUEST_ID": given}
     generated = request_id_from(environ)
@@ -42,13 +45,38 @@ def test_anything_else_gets_a_new_id(given):
 
 
 def test_one_log_line_per_request_with_the_fields_and_no_body(client, access_lines):
-    response = client.post(ROW, json={"row": "top", "cards": ["Qh", "Qd", "7c"]}, headers={"X-Request-ID": "req-1"}, buffered=True)
+    response = client.post(
+        ROW, json={"row": "top", "cards": ["Qh", "Qd", "7c"]}, headers={"X-Request-ID": "req-1"}, buffered=True
+    )
     assert response.headers["X-Request-ID"] == "req-1"
     client.get("/v1/nowhere/42", headers={"X-Request-ID": "req-2"}, buffered=True)
     first, second = access_lines()
-    assert set(first) == {"time", "level", "logger", "message", "method", "path", "route", "status", "duration_ms", "request_id", "pid"}
-    assert (first["method"], first["path"], first["route"], first["status"], first["request_id"]) == ("POST", ROW, ROW, 200, "req-1")
-    assert (second["path"], second["route"], second["status"], second["request_id"]) == ("/v1/nowhere/42", "unmatched", 404, "req-2")
+    assert set(first) == {
+        "time",
+        "level",
+        "logger",
+        "message",
+        "method",
+        "path",
+        "route",
+        "status",
+        "duration_ms",
+        "request_id",
+        "pid",
+    }
+    assert (first["method"], first["path"], first["route"], first["status"], first["request_id"]) == (
+        "POST",
+        ROW,
+        ROW,
+        200,
+        "req-1",
+    )
+    assert (second["path"], second["route"], second["status"], second["request_id"]) == (
+        "/v1/nowhere/42",
+        "unmatched",
+        404,
+        "req-2",
+    )
     assert "Qh" not in json.dumps(first)
 
 
@@ -66,7 +94,9 @@ def test_an_exception_is_one_json_line_with_its_trace():
     try:
         raise ValueError("boom")
     except ValueError:
-        record = logging.LogRecord("service.api.errors", logging.ERROR, __file__, 1, "unhandled error", None, __import__("sys").exc_info())
+        record = logging.LogRecord(
+            "service.api.errors", logging.ERROR, __file__, 1, "unhandled error", None, __import__("sys").exc_info()
+        )
     line = JsonFormatter().format(record)
     assert "\n" not in line
     parsed = json.loads(line)
@@ -82,9 +112,17 @@ def test_metrics_are_prometheus_text_by_route_template_and_status(client):
     text = response.get_data(as_text=True)
     assert "# TYPE card_rules_http_requests_total counter" in text
     assert "# TYPE card_rules_http_request_duration_seconds histogram" in text
-    assert re.search(r'card_rules_http_requests_total\{method="POST",route="/v1/ofc-pineapple/rows/evaluate",status="200"\} [1-9]', text)
-    assert re.search(r'card_rules_http_requests_total\{method="POST",route="/v1/ofc-pineapple/rows/evaluate",status="422"\} [1-9]', text)
-    assert re.search(r'card_rules_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} [1-9]', text)
+    assert re.search(
+        r'card_rules_http_requests_total\{method="POST",route="/v1/ofc-pineapple/rows/evaluate",status="200"\} [1-9]',
+        text,
+    )
+    assert re.search(
+        r'card_rules_http_requests_total\{method="POST",route="/v1/ofc-pineapple/rows/evaluate",status="422"\} [1-9]',
+        text,
+    )
+    assert re.search(
+        r'card_rules_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} [1-9]', text
+    )
     assert "no-such-thing-123" not in text
 
 

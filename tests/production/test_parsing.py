@@ -1,6 +1,7 @@
 """How the service reads what it is sent (issue 10; docs/rulings.md, "Parsing"): JSON exactly as RFC 8259
 has it, whole-valued numbers as integers, arrays over their maximum refused before their items are
 read, client text quoted and cut in messages, no Python internals in an answer."""
+
 from __future__ import annotations
 
 import json
@@ -8,13 +9,19 @@ import json
 import pytest
 from marshmallow import ValidationError
 
-from service.api.common import check_list_lengths, length_plan
 from service.api import big_two as big_two_api
+from service.api.common import check_list_lengths, length_plan
 
 CLASSIFY = "/v1/big-two/plays/classify"
-SCORE = {"base": 10, "winner": {"last_play": ["2s", "2h"], "grand_slam": False}, "losers": [
-    {"cards": ["3c", "7d", "Jh"]}, {"cards": ["2c", "4d", "5h", "6s", "8c", "Td", "Th", "Qs", "Kc"]},
-    {"cards": ["9s", "9h", "9d", "9c", "3h", "4h", "5d", "6h", "7s", "8h"]}]}  # the contract's example
+SCORE = {
+    "base": 10,
+    "winner": {"last_play": ["2s", "2h"], "grand_slam": False},
+    "losers": [
+        {"cards": ["3c", "7d", "Jh"]},
+        {"cards": ["2c", "4d", "5h", "6s", "8c", "Td", "Th", "Qs", "Kc"]},
+        {"cards": ["9s", "9h", "9d", "9c", "3h", "4h", "5d", "6h", "7s", "8h"]},
+    ],
+}  # the contract's example
 
 
 def send(client, raw: bytes, content_type: str = "application/json", path: str = CLASSIFY, **kwargs):
@@ -25,7 +32,8 @@ def send(client, raw: bytes, content_type: str = "application/json", path: str =
 def test_a_repeated_key_is_400_naming_it(client):
     status, body = send(client, b'{"cards": ["3C"], "cards": ["4C"]}')
     assert status == 400 and body["detail"] == (
-        'The body is not valid JSON for this service: the key "cards" appears twice in one object.')
+        'The body is not valid JSON for this service: the key "cards" appears twice in one object.'
+    )
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32", "utf-8-sig"])
@@ -101,10 +109,12 @@ def test_client_text_in_a_message_is_quoted_and_cut(post):
 def test_a_list_over_its_maximum_is_refused_without_reading_its_items(post):
     status, body = post("big-two/plays/classify", {"cards": [0] * 20_000})
     assert status == 422 and body["errors"] == [
-        {"pointer": "/cards", "code": "wrong_length", "message": "Length must be between 1 and 13."}]
+        {"pointer": "/cards", "code": "wrong_length", "message": "Length must be between 1 and 13."}
+    ]
     status, body = post("joker-thirteen/rounds/score", {"players": [{}] * 15_000})
     assert status == 422 and body["errors"] == [
-        {"pointer": "/players", "code": "wrong_length", "message": "Length must be 4."}]
+        {"pointer": "/players", "code": "wrong_length", "message": "Length must be 4."}
+    ]
 
 
 def test_the_length_check_never_touches_the_items_beyond_a_maximum():

@@ -1,5 +1,6 @@
 """No debugger, no stack trace, the safety headers on every answer (errors included), and CORS: off by
 default, on for the origins configured."""
+
 from __future__ import annotations
 
 import pytest
@@ -112,13 +113,18 @@ def test_preflight_for_a_listed_origin(cors_client):
     assert response.status_code == 204 and not response.get_data()
     assert response.headers["Access-Control-Allow-Origin"] == ORIGIN
     assert set(response.headers["Access-Control-Allow-Methods"].replace(" ", "").split(",")) == {"POST", "OPTIONS"}
-    assert {h.strip().lower() for h in response.headers["Access-Control-Allow-Headers"].split(",")} >= {"content-type", "x-request-id"}
+    assert {h.strip().lower() for h in response.headers["Access-Control-Allow-Headers"].split(",")} >= {
+        "content-type",
+        "x-request-id",
+    }
     assert int(response.headers["Access-Control-Max-Age"]) > 0
     assert "Origin" in response.headers["Vary"]
 
 
 def test_an_unlisted_origin_gets_no_cors_headers(cors_client):
-    response = cors_client.post(ROW, json={"row": "top", "cards": ["Kh", "Kd", "As"]}, headers={"Origin": "https://evil.example"})
+    response = cors_client.post(
+        ROW, json={"row": "top", "cards": ["Kh", "Kd", "As"]}, headers={"Origin": "https://evil.example"}
+    )
     assert "Access-Control-Allow-Origin" not in response.headers and "Origin" in response.headers["Vary"]
     answer = preflight(cors_client, origin="https://evil.example")
     assert not [h for h in answer.headers.keys() if h.lower().startswith("access-control-")]  # noqa: SIM118 (werkzeug Headers iterate as pairs)

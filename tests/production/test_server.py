@@ -1,5 +1,6 @@
 """The service under the production gunicorn.conf.py on the loopback (two workers): headers, limits, request
 IDs, the log line and the metrics as a client and an operator see them."""
+
 from __future__ import annotations
 
 import json
@@ -48,7 +49,9 @@ def post_raw(path: str, body: bytes, headers: str = "", content_type: str = "app
 
 
 def chunked_raw(path: str, body: bytes, keep_alive: bool = False) -> bytes:
-    chunks = b"".join(b"%x\r\n%s\r\n" % (len(body[i : i + 4096]), body[i : i + 4096]) for i in range(0, len(body), 4096))
+    chunks = b"".join(
+        b"%x\r\n%s\r\n" % (len(body[i : i + 4096]), body[i : i + 4096]) for i in range(0, len(body), 4096)
+    )
     connection = "" if keep_alive else "Connection: close\r\n"
     return (f"POST {path} HTTP/1.1\r\nHost: {LOOPBACK}\r\nContent-Type: application/json\r\n{connection}"
             "Transfer-Encoding: chunked\r\n\r\n").encode() + chunks + b"0\r\n\r\n"  # fmt: skip
@@ -155,7 +158,9 @@ def log_lines(server: GunicornServer, request_id: str) -> list[dict]:
 
 def test_request_id_is_echoed_and_logged_once_without_the_body(server):
     request_id = f"test-{uuid.uuid4()}"
-    status, headers, _ = post_json(server.port, ROW, {"row": "top", "cards": ["Qh", "Qd", "7c"]}, {"X-Request-ID": request_id})
+    status, headers, _ = post_json(
+        server.port, ROW, {"row": "top", "cards": ["Qh", "Qd", "7c"]}, {"X-Request-ID": request_id}
+    )
     assert status == 200 and headers["x-request-id"] == request_id
     assert wait_until(lambda: log_lines(server, request_id))
     [line] = log_lines(server, request_id)
@@ -189,7 +194,9 @@ def test_request_id_on_errors(server):
 def games_count(server: GunicornServer) -> float:
     _, headers, body = get(server.port, "/metrics")
     assert headers["content-type"].startswith("text/plain")
-    found = re.search(r'^card_rules_http_requests_total\{method="GET",route="/v1/games",status="200"\} (\S+)$', body.decode(), re.M)
+    found = re.search(
+        r'^card_rules_http_requests_total\{method="GET",route="/v1/games",status="200"\} (\S+)$', body.decode(), re.M
+    )
     return float(found.group(1)) if found else 0.0
 
 
@@ -208,5 +215,10 @@ def test_metrics_add_up_every_worker_and_survive_a_killed_one(server, metrics_di
     assert games_count(server) == before + 40  # the dead worker's counts stay
     _, _, body = get(server.port, "/metrics")
     text = body.decode()
-    assert 'route="/v1/games"' in text and "/nowhere" not in text and "/no/such/path" not in text  # templates, not raw paths
-    assert 'card_rules_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/v1/games",status="200"}' in text
+    assert (
+        'route="/v1/games"' in text and "/nowhere" not in text and "/no/such/path" not in text
+    )  # templates, not raw paths
+    assert (
+        'card_rules_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/v1/games",status="200"}'
+        in text
+    )

@@ -1,6 +1,7 @@
 """Process life under gunicorn.conf.py: SIGTERM drains (requests in flight answered, new connections
 refused, exit 0 within graceful_timeout); a request past ``timeout`` is cut off and its worker replaced;
 a killed worker is replaced. Each test starts its own server on the loopback and always stops it."""
+
 from __future__ import annotations
 
 import os
@@ -72,7 +73,11 @@ def test_a_killed_worker_is_replaced_and_the_service_answers():
 
 
 def test_recycled_workers_lose_no_request_and_no_count(tmp_path):
-    env = {"GUNICORN_MAX_REQUESTS": "15", "GUNICORN_MAX_REQUESTS_JITTER": "0", "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    env = {
+        "GUNICORN_MAX_REQUESTS": "15",
+        "GUNICORN_MAX_REQUESTS_JITTER": "0",
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path),
+    }
     with GunicornServer(workers=2, env=env) as server:
         first = set(server.worker_pids())
         statuses = [get(server.port, "/v1/games")[0] for _ in range(100)]
@@ -80,7 +85,9 @@ def test_recycled_workers_lose_no_request_and_no_count(tmp_path):
         assert wait_until(lambda: not first & set(server.worker_pids()))  # every first worker recycled
         time.sleep(1.1)  # /metrics keeps its text for 1 s
         _, _, body = get(server.port, "/metrics")
-        found = re.search(rb'^card_rules_http_requests_total\{method="GET",route="/v1/games",status="200"\} (\S+)$', body, re.M)
+        found = re.search(
+            rb'^card_rules_http_requests_total\{method="GET",route="/v1/games",status="200"\} (\S+)$', body, re.M
+        )
         assert found and float(found.group(1)) == 100
         live = set(server.worker_pids())
         pids = {name.rsplit("_", 1)[1][:-3] for name in os.listdir(tmp_path) if name.endswith(".db")}

@@ -32,8 +32,13 @@ is the one that beats; a dragon beats everything and nothing beats a dragon. Two
 combinations (rungs 1-4) never beat each other whatever their strengths say: ``compare`` is the
 authority on "beats", ``strength`` only sorts. Ties are impossible between plays of one deck.
 """
+
 from __future__ import annotations
 
+from service.rules.big_two.combinations import (
+    Classification,
+    classify,
+)
 from service.rules.big_two.common import (
     CODES,
     COMBINATION_LABELS,
@@ -53,14 +58,15 @@ from service.rules.big_two.common import (
     big_two_rank,
     sort_cards,
 )
-from service.rules.big_two.combinations import (
-    Classification,
-    classify,
-)
 from service.rules.big_two.compare import (
     Comparison,
     compare,
     judge,
+)
+from service.rules.big_two.game import (
+    GameRecord,
+    GameState,
+    validate_game,
 )
 from service.rules.big_two.moves import (
     Action,
@@ -79,11 +85,6 @@ from service.rules.big_two.scoring import (
     monsters_left,
     score_game,
     winner_multiplier_factors,
-)
-from service.rules.big_two.game import (
-    GameRecord,
-    GameState,
-    validate_game,
 )
 
 __all__ = [

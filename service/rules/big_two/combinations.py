@@ -1,4 +1,5 @@
 """Taiwanese Big Two: what some cards are as a play (tests/big_two/test_combinations.py)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -7,13 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.rules.big_two.common import (
-    COMBINATION_LABELS,
-    DOMAIN,
-    HAND_SIZE,
     _CROSSING_TWO,
     _MONSTERS,
     _RUNG,
     _SEQUENCE_OF,
+    COMBINATION_LABELS,
+    DOMAIN,
+    HAND_SIZE,
     Combination,
     InvalidPlay,
     _desc,
@@ -50,7 +51,9 @@ def classify(cards: Iterable[Card]) -> Classification:
     played = tuple(cards)
     jokers = [c for c in played if c.is_joker]
     if jokers:
-        return Classification(False, None, False, None, (violation(DOMAIN, InvalidPlay.JOKER_NOT_ALLOWED, case="big_two"),))
+        return Classification(
+            False, None, False, None, (violation(DOMAIN, InvalidPlay.JOKER_NOT_ALLOWED, case="big_two"),)
+        )
     if len(set(played)) != len(played):
         doubled = sort_cards(repeated(played))
         return _invalid(InvalidPlay.DUPLICATE_CARD, doubled, case="play", these=" ".join(card_texts(doubled)))

@@ -1,4 +1,5 @@
 """Taiwanese Big Two's shared bits: codes, labels, the Big Two card order and the joker refusal."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence

@@ -1,4 +1,5 @@
 """Taiwanese Big Two: whether one play beats another (tests/big_two/test_compare.py)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -6,10 +7,10 @@ from dataclasses import dataclass
 
 from service.rules.big_two.combinations import classify
 from service.rules.big_two.common import (
-    DOMAIN,
     _DRAGONS,
     _MONSTERS,
     _SEQUENCED,
+    DOMAIN,
     Combination,
     CompareReason,
     sort_cards,
@@ -40,7 +41,9 @@ def compare(table: Iterable[Card], play: Iterable[Card]) -> Comparison:
         return Comparison(False, CompareReason.INVALID_PLAY, on_table.hand, None, played.violations)
     shared = sort_cards(set(table_cards) & set(play_cards))
     if shared:
-        both = violation(DOMAIN, CompareReason.DUPLICATE_CARD, shared, case="table_and_play", these=" ".join(card_texts(shared)))
+        both = violation(
+            DOMAIN, CompareReason.DUPLICATE_CARD, shared, case="table_and_play", these=" ".join(card_texts(shared))
+        )
         return Comparison(False, CompareReason.DUPLICATE_CARD, on_table.hand, played.hand, (both,))
     assert on_table.hand is not None and played.hand is not None
     beats, reason = judge(on_table.hand, played.hand)

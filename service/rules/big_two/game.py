@@ -1,10 +1,10 @@
 """Taiwanese Big Two: a whole game replayed and scored (tests/big_two/test_game.py)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.big_two.common import (
     DOMAIN,
     HAND_SIZE,
@@ -17,6 +17,7 @@ from service.rules.big_two.common import (
     sort_cards,
 )
 from service.rules.big_two.moves import Action, MoveResult, _judge_move
+from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.big_two.scoring import GameScore, _base_problems, _score
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Violation, problem, quoted, violation
@@ -50,7 +51,9 @@ class GameRecord:
     points: tuple[int, ...] | None  # per seat, summing to 0, once finished
 
 
-def validate_game(base: int, hands: Sequence[Sequence[Card]], actions: Sequence[Action], rules: BigTwoRules = TAIWAN) -> GameRecord:
+def validate_game(
+    base: int, hands: Sequence[Sequence[Card]], actions: Sequence[Action], rules: BigTwoRules = TAIWAN
+) -> GameRecord:
     """Replay a whole game (seat s+1 acts after seat s) and stop at the first illegal action."""
     dealt = [tuple(hand) for hand in hands]
     problems = _base_problems(base) + _deal_problems(dealt) + _action_problems(actions)
@@ -91,7 +94,9 @@ def _action_problems(actions: Sequence[Action]) -> list[InputProblem]:
     problems: list[InputProblem] = []
     for i, action in enumerate(actions):
         if isinstance(action.seat, bool) or not isinstance(action.seat, int) or not 0 <= action.seat < SEATS:
-            problems.append(problem(DOMAIN, ("actions", i, "seat"), ProblemCode.INVALID_SEAT, value=quoted(action.seat)))
+            problems.append(
+                problem(DOMAIN, ("actions", i, "seat"), ProblemCode.INVALID_SEAT, value=quoted(action.seat))
+            )
         problems += _joker_problems([(("actions", i, "cards", j), c) for j, c in enumerate(action.cards)])
     return problems
 

@@ -1,4 +1,5 @@
 """Taiwanese Big Two: one move, its legality, and every legal play (tests/big_two/test_moves.py)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -7,10 +8,10 @@ from itertools import combinations, product
 
 from service.rules.big_two.combinations import Classification, classify
 from service.rules.big_two.common import (
+    _DRAGONS,
     DOMAIN,
     HAND_SIZE,
     STRAIGHTS,
-    _DRAGONS,
     ActionType,
     Combination,
     CompareReason,
@@ -38,7 +39,9 @@ class Action:
         try:
             object.__setattr__(self, "type", ActionType(self.type))
         except ValueError:
-            raise InvalidInputError(problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=quoted(self.type))) from None
+            raise InvalidInputError(
+                problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=quoted(self.type))
+            ) from None
         object.__setattr__(self, "cards", tuple(self.cards))
 
     @classmethod
@@ -95,10 +98,16 @@ def _deck_problems(held: tuple[Card, ...], table: tuple[Card, ...]) -> list[Viol
     doubled = sort_cards(repeated(held + table))
     if not doubled:
         return []
-    return [violation(DOMAIN, MoveViolation.DUPLICATE_CARD, doubled, case="hand_and_table", these=" ".join(card_texts(doubled)))]
+    return [
+        violation(
+            DOMAIN, MoveViolation.DUPLICATE_CARD, doubled, case="hand_and_table", these=" ".join(card_texts(doubled))
+        )
+    ]
 
 
-def _judge_move(held: tuple[Card, ...], leading: bool, on_table: HandValue | None, action: Action, problems: list[Violation]) -> MoveResult:
+def _judge_move(
+    held: tuple[Card, ...], leading: bool, on_table: HandValue | None, action: Action, problems: list[Violation]
+) -> MoveResult:
     """The shared core of validate_move and the replay (``on_table`` None and not leading: no valid table)."""
     if action.type is ActionType.PASS:
         if action.cards:
@@ -136,7 +145,9 @@ def _beating_problems(held: tuple[Card, ...], on_table: HandValue | None, played
     )]  # fmt: skip
 
 
-def _refusal(held: int, on_table: HandValue | None, play: HandValue) -> tuple[MoveViolation | None, CompareReason | None]:
+def _refusal(
+    held: int, on_table: HandValue | None, play: HandValue
+) -> tuple[MoveViolation | None, CompareReason | None]:
     """Why a valid play may not go on the table (None, None: it may)."""
     if play.category in _DRAGONS:
         # 「只有在手牌還是完整 13 張時才可能成立」; then 「不受當時桌面牌型的限制」
@@ -157,7 +168,9 @@ _NOT_BEATING = {
 }
 
 
-def _result(problems: list[Violation], held: tuple[Card, ...], left: tuple[Card, ...], play: HandValue | None) -> MoveResult:
+def _result(
+    problems: list[Violation], held: tuple[Card, ...], left: tuple[Card, ...], play: HandValue | None
+) -> MoveResult:
     if problems:  # a move happens whole or not at all: the hand stays as it was
         return MoveResult(False, tuple(problems), held)
     return MoveResult(True, (), left, play, wins=left == ())
@@ -172,7 +185,9 @@ def legal_plays(hand: Sequence[Card], table: Sequence[Card] | None = None) -> li
     return [cards for cards, _ in legal_play_values(hand, table)]
 
 
-def legal_play_values(hand: Sequence[Card], table: Sequence[Card] | None = None) -> list[tuple[tuple[Card, ...], HandValue]]:
+def legal_play_values(
+    hand: Sequence[Card], table: Sequence[Card] | None = None
+) -> list[tuple[tuple[Card, ...], HandValue]]:
     """``legal_plays`` with each play's value (classified once, for plays/legal)."""
     held, shown = tuple(hand), () if table is None else tuple(table)
     if any(c.is_joker for c in held + shown) or _deck_problems(held, shown):

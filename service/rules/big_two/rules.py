@@ -1,6 +1,7 @@
 """Taiwanese Big Two's scoring as one frozen data object (the house rules: ``TAIWAN``), passed explicitly
 to ``score_game`` and ``validate_game`` as the OFC games pass ``OfcRules``: a variant is another instance,
 not a new ``if``. The quotes are the rule book's (台灣大老二, 計分)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -56,7 +57,12 @@ class BigTwoRules:
 
 TAIWAN = BigTwoRules(
     id="taiwan",
-    cards_left_tiers=(CardsLeftTier(13, 4, "13"), CardsLeftTier(10, 3, "10-12"), CardsLeftTier(8, 2, "8-9"), CardsLeftTier(0, 1, "0-7")),
+    cards_left_tiers=(
+        CardsLeftTier(13, 4, "13"),
+        CardsLeftTier(10, 3, "10-12"),
+        CardsLeftTier(8, 2, "8-9"),
+        CardsLeftTier(0, 1, "0-7"),
+    ),
     two_held=2,
     monster_held=2,
     grand_slam=2,

@@ -1,4 +1,5 @@
 """Taiwanese Big Two: the score of a finished game (tests/big_two/test_scoring.py)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -9,12 +10,12 @@ from typing import Any
 from service.rules import messages
 from service.rules.big_two.combinations import classify
 from service.rules.big_two.common import (
+    _MONSTERS,
     DOMAIN,
     HAND_SIZE,
     SEATS,
     STRAIGHTS,
     THREE_OF_CLUBS,
-    _MONSTERS,
     Combination,
     FactorCode,
     ProblemCode,
@@ -76,7 +77,13 @@ class GameScore:
     losers: tuple[LoserScore, ...]
 
 
-def score_game(base: int, last_play: Sequence[Card], grand_slam: bool, losers: Sequence[Sequence[Card]], rules: BigTwoRules = TAIWAN) -> GameScore:
+def score_game(
+    base: int,
+    last_play: Sequence[Card],
+    grand_slam: bool,
+    losers: Sequence[Sequence[Card]],
+    rules: BigTwoRules = TAIWAN,
+) -> GameScore:
     """Score a finished game from the winner's last play and the three losers' remaining cards."""
     played = tuple(last_play)
     left = [tuple(cards) for cards in losers]
@@ -94,8 +101,6 @@ def _base_problems(base: object) -> list[InputProblem]:
     return []
 
 
-
-
 def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tuple[Card, ...]]) -> list[InputProblem]:
     problems: list[InputProblem] = []
     if not isinstance(grand_slam, bool):
@@ -105,7 +110,9 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
         problems.append(problem(DOMAIN, ("losers",), ProblemCode.WRONG_PLAYER_COUNT, case="losers", count=len(left)))
     for i, cards in enumerate(left):
         if not 1 <= len(cards) <= HAND_SIZE:
-            problems.append(problem(DOMAIN, ("losers", i, "cards"), ProblemCode.WRONG_CARD_COUNT, case="loser", count=len(cards)))
+            problems.append(
+                problem(DOMAIN, ("losers", i, "cards"), ProblemCode.WRONG_CARD_COUNT, case="loser", count=len(cards))
+            )
         located += [(("losers", i, "cards", j), c) for j, c in enumerate(cards)]
     problems += _joker_problems(located)
     problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
@@ -152,7 +159,9 @@ def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN)
         factors.append(_factor(FactorCode.TWOS_HELD, rules.two_held ** len(twos), twos, count=len(twos)))
     kinds, monster_cards = monsters_left(cards)
     if kinds:
-        factors.append(_factor(FactorCode.MONSTER_HELD, rules.monster_held, monster_cards, kinds=[k.value for k in kinds]))
+        factors.append(
+            _factor(FactorCode.MONSTER_HELD, rules.monster_held, monster_cards, kinds=[k.value for k in kinds])
+        )
     return tuple(factors)
 
 
