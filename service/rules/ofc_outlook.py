@@ -41,12 +41,14 @@ from enum import StrEnum
 from functools import cache, partial
 from itertools import combinations, product
 from math import comb, sqrt
+from typing import Any, cast
 
 from service.rules import ofc_pineapple as ofc
 from service.rules import poker
 from service.rules.cards import DECK, Card
 from service.rules.errors import InvalidInputError, problem
 from service.rules.hand_value import HandValue
+from service.rules.messages import Message
 from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, board_problems, schedule_of
 from service.rules.ofc_pineapple import (
     BOTTOM,
@@ -131,7 +133,7 @@ class OutlookRules:
     fantasyland_next: Callable[[Mapping[Row, ofc.RowValue], bool, Fantasyland], ofc.FantasylandNext]
     entry_counts: tuple[int, ...]
     stay_count: int | None
-    check_fantasyland: Callable[[Fantasyland, tuple], None]
+    check_fantasyland: Callable[[Fantasyland, tuple[str | int, ...]], None]  # (state, its path in the request)
 
 
 @cache
@@ -161,7 +163,7 @@ def _levels(royalty: Callable[[Row, HandValue], int]) -> dict[Row, list[Level]]:
     for row, table in ((TOP, poker.TOP3), (MIDDLE, poker.PLAIN5), (BOTTOM, poker.PLAIN5)):
         rankings = list(table.values()) + ([] if row is TOP else list(poker.FLUSH5.values()))
         for r in rankings:
-            hand = HandValue(r.code, r.label, r.strength, ())
+            hand = HandValue(r.code, cast(Message, r.label), r.strength, ())
             points = royalty(row, hand)
             if points > 0:
                 found[row][_level_key(row, hand)] = points
@@ -208,6 +210,7 @@ def _row_options(fixed: tuple[Card, ...], size: int, pool: Sequence[Card], budge
     entries = []
     for extra in combinations(pool, empty):
         hand = value(fixed + extra)
+        assert hand is not None  # the pool holds no card of the row: distinct by construction
         mask = 0
         for c in extra:
             mask |= 1 << c.index
@@ -224,13 +227,22 @@ def _indices_by_key(row: Row, options: _RowOptions) -> dict[tuple[str, int | Non
     return found
 
 
-def _fantasyland_search(options, by_key, answers, current, royalty, fantasyland_next, budget, record) -> None:
+def _fantasyland_search(
+    options: dict[Row, _RowOptions],
+    by_key: dict[Row, dict[tuple[str, int | None], list[int]]],
+    answers: dict[int, bool | None],
+    current: Fantasyland,
+    royalty: Callable[[Row, HandValue], int],
+    fantasyland_next: Callable[..., Any],
+    budget: _Budget,
+    record: Callable[[HandValue, HandValue, HandValue], None],
+) -> None:
     """Which next-hand card counts some completion that does not foul earns.
 
     A rule set's Fantasyland conditions are on each row's category (and the top's rank), the keys the
     rows' completions are grouped by: each combination of keys is judged once on representative hands,
     then a witness is searched among the completions of the qualifying combinations only."""
-    judged: dict[int, list[tuple]] = {n: [] for n in answers}
+    judged: dict[int, list[tuple[list[int], list[int], list[int]]]] = {n: [] for n in answers}
     for tops in by_key[TOP].values():
         for middles in by_key[MIDDLE].values():
             for bottoms in by_key[BOTTOM].values():
@@ -257,6 +269,7 @@ def _fantasyland_search(options, by_key, answers, current, royalty, fantasyland_
                 answer = None
                 break
             if found:
+                assert isinstance(found, tuple)  # a witness (True is never returned)
                 record(*found)
                 answer = True
                 break
@@ -350,15 +363,15 @@ def outlook(
     rules: OfcRules = HOUSE,
 ) -> Outlook:
     """The board's outlook (module docstring) under ``rules`` (the house rules by default)."""
-    rules = outlook_rules(rules)
-    schedule, royalty, fantasyland_next = rules.schedule, rules.royalty, rules.fantasyland_next
+    o_rules = outlook_rules(rules)
+    schedule, royalty, fantasyland_next = o_rules.schedule, o_rules.royalty, o_rules.fantasyland_next
     board = Board(*(tuple(board.row(r)) for r in ROWS))  # rows as tuples, whatever the caller built
     seen = tuple(seen)
-    pool = _check(board, seen, fantasyland, rules, seed is not None)
+    pool = _check(board, seen, fantasyland, o_rules, seed is not None)
     budget = _Budget(limit)
     levels = _levels(royalty)
     empty = {r: r.size - len(board.row(r)) for r in ROWS}
-    fl_counts = _fantasyland_counts(fantasyland, rules)
+    fl_counts = _fantasyland_counts(fantasyland, o_rules)
 
     level_answers: dict[tuple[Row, str, int | None], bool | None] = {
         (level.row, level.category, level.rank): None for r in ROWS for level in levels[r]
@@ -408,7 +421,7 @@ def outlook(
             nonfoul = False
             level_answers = dict.fromkeys(level_answers, False)  # no completion avoids the foul
             fl_answers = dict.fromkeys(fl_answers, False)
-        elif found:
+        elif isinstance(found, tuple):
             record(*found)
         for key in [k for k, v in level_answers.items() if v is None]:
             if level_answers[key] is not None:
@@ -417,7 +430,7 @@ def outlook(
             found = _search(options, row, {row: by_key[row].get(key[1:], [])}, budget)
             if found is False:
                 level_answers[key] = False
-            elif found:
+            elif isinstance(found, tuple):
                 record(*found)
         _fantasyland_search(options, by_key, fl_answers, fantasyland, royalty, fantasyland_next, budget, record)
     elif nonfoul is None:  # a row too large to list within the limit: witnesses from seeded random completions only
@@ -485,6 +498,7 @@ def _sample_witnesses(
         top = value(board.top + tuple(rows[0]))
         middle = value(board.middle + tuple(rows[1]))
         bottom = value(board.bottom + tuple(rows[2]))
+        assert top is not None and middle is not None and bottom is not None  # sampled without repeats
         if top.strength <= middle.strength <= bottom.strength:
             record(top, middle, bottom)
 
@@ -534,7 +548,7 @@ def _partial(cards: tuple[Card, ...], size: int) -> tuple[int, ...]:
     ranks make (pair, two pair, trips, full house, quads, else high card) then its ranks, most repeated
     and highest first. Comparable with each other and across rows, like strengths."""
     if len(cards) == size:
-        return poker.value_if_distinct(cards).strength
+        return cast(HandValue, poker.value_if_distinct(cards)).strength
     counts: dict[int, int] = {}
     for c in cards:
         counts[c.rank] = counts.get(c.rank, 0) + 1
@@ -543,7 +557,7 @@ def _partial(cards: tuple[Card, ...], size: int) -> tuple[int, ...]:
     return (_PATTERN_RUNG.get(pattern, 1), *(rank for _, rank in groups))
 
 
-def policy_key(board: Board) -> tuple:
+def policy_key(board: Board) -> tuple[Any, ...]:
     """The simple policy's preference for a board after a move (larger is better; module docstring)."""
     top, middle, bottom = _partial(board.top, 3), _partial(board.middle, 5), _partial(board.bottom, 5)
     fouls = (top > middle) + (middle > bottom)
@@ -561,9 +575,9 @@ def place_by_policy(board: Board, dealt: Sequence[Card], schedule: Schedule = PI
     deal_size, places = schedule.rounds[round_ - 1]
     assert len(dealt) == deal_size
     ordered = sorted(dealt, key=lambda c: c.index)
-    partial: dict[tuple[int, tuple[Card, ...]], tuple] = {}
+    partial: dict[tuple[int, tuple[Card, ...]], tuple[Any, ...]] = {}
 
-    def value(n: int, added: tuple[Card, ...]) -> tuple:
+    def value(n: int, added: tuple[Card, ...]) -> tuple[Any, ...]:
         key = (n, added)
         if key not in partial:
             partial[key] = _partial(rows[n] + added, ROWS[n].size)
@@ -599,7 +613,7 @@ def monte_carlo(
             size = schedule.rounds[round_ - 1][0]
             current = place_by_policy(current, deck[position : position + size], schedule)
             position += size
-        top, middle, bottom = (poker.value_if_distinct(current.row(r)) for r in ROWS)
+        top, middle, bottom = (cast(HandValue, poker.value_if_distinct(current.row(r))) for r in ROWS)  # one deck
         fouls += bool(ofc.foul_reasons(top, middle, bottom))
     p = fouls / samples if samples else 0.0
     return MonteCarlo(seed, samples, fouls, p, sqrt(p * (1 - p) / samples) if samples else 0.0)
