@@ -9,6 +9,7 @@ from typing import Any
 
 from service.rules.big_two.common import (
     _CROSSING_TWO,
+    _KEY,
     _MONSTERS,
     _RUNG,
     _SEQUENCE_OF,
@@ -21,7 +22,7 @@ from service.rules.big_two.common import (
     big_two_rank,
     sort_cards,
 )
-from service.rules.cards import Card, card_texts, repeated
+from service.rules.cards import DECK, Card, card_texts, repeated
 from service.rules.errors import Violation, violation
 from service.rules.hand_value import HandValue
 
@@ -49,6 +50,16 @@ def _invalid(code: InvalidPlay, involved: Iterable[Card], **params: Any) -> Clas
 def classify(cards: Iterable[Card]) -> Classification:
     """Classify a play; the order of ``cards`` never matters."""
     played = tuple(cards)
+    hand = play_value(played)
+    if hand is not None:
+        combination, monster = _KINDS[hand.category]
+        return Classification(True, combination, monster, hand)
+    return _classify_in_full(played)
+
+
+def _classify_in_full(played: tuple[Card, ...]) -> Classification:
+    """``classify`` by the rule book's definitions, naming why cards are no play: the reference that
+    ``play_value``'s tables are proven equal to (tests/big_two/test_combinations.py)."""
     jokers = [c for c in played if c.is_joker]
     if jokers:
         return Classification(
@@ -131,3 +142,67 @@ def _classify_other(played: tuple[Card, ...], counts: Counter[int]) -> Classific
     if len(played) in (3, 4) and shape[0] == 3:
         return _invalid(InvalidPlay.TRIPLE_NOT_A_COMBINATION, played, case="short")
     return _invalid(InvalidPlay.WRONG_CARD_COUNT, played, case="play", count=len(played))
+
+
+# --------------------------------------------------------------------------------------------------
+# The fast path: a valid play's value from tables built once (issue 15: a 98-action replay classified
+# every play through Counter and sets). ``classify`` names why cards are no play; this only says which
+# valid play they are, and leaves everything else (a joker, a card twice, no combination) to it.
+
+
+def play_value(played: tuple[Card, ...]) -> HandValue | None:
+    """``classify(played).hand`` for a single, a pair or a five-card play; None for anything else (no
+    play, or a 13-card play), where ``classify`` answers in full. Equal to ``classify`` on every input
+    (tests/big_two/test_combinations.py)."""
+    size = len(played)
+    if size == 1:
+        return _SINGLES.get(played[0])
+    if size == 2:
+        return _PAIRS.get(played)
+    if size == 5:
+        return _five_value(played)
+    return None
+
+
+def _hand(combination: Combination, strength: tuple[int, ...], ordered: tuple[Card, ...]) -> HandValue:
+    return HandValue(combination.value, COMBINATION_LABELS[combination], (_RUNG[combination], *strength), ordered)
+
+
+_BY_KEY = sorted(DECK, key=_KEY.__getitem__)  # 3c ... 2s: a card by its Big Two key
+_SINGLES = {c: _classify_in_full((c,)).hand for c in DECK}
+# both orders of every pair of one rank (78 pairs): the play's cards as given are the key
+_PAIRS: dict[tuple[Card, ...], HandValue | None] = {
+    (a, b): _classify_in_full((a, b)).hand for a in DECK for b in DECK if a.rank == b.rank and a is not b
+}
+# Big Two ranks (0 = 3 ... 12 = 2), highest first, of the ten straights: their sequence number
+_SEQUENCE_BY_RANKS = {
+    tuple(sorted(((r - 3) % 13 for r in ranks), reverse=True)): sequence for ranks, sequence in _SEQUENCE_OF.items()
+}
+
+
+def _five_value(played: tuple[Card, ...]) -> HandValue | None:
+    try:
+        k0, k1, k2, k3, k4 = sorted([_KEY[c] for c in played], reverse=True)
+    except KeyError:  # a joker
+        return None
+    if not k0 > k1 > k2 > k3 > k4:  # a card twice
+        return None
+    r0, r1, r2, r3, r4 = k0 >> 2, k1 >> 2, k2 >> 2, k3 >> 2, k4 >> 2  # the key is rank * 4 + suit
+    c = _BY_KEY
+    if r0 == r3:  # r4 differs: two cards of one key are impossible
+        return _hand(Combination.FOUR_OF_A_KIND, (r0,), (c[k0], c[k1], c[k2], c[k3], c[k4]))
+    if r1 == r4:
+        return _hand(Combination.FOUR_OF_A_KIND, (r1,), (c[k1], c[k2], c[k3], c[k4], c[k0]))
+    if r0 == r2 and r3 == r4:
+        return _hand(Combination.FULL_HOUSE, (r0,), (c[k0], c[k1], c[k2], c[k3], c[k4]))
+    if r0 == r1 and r2 == r4:
+        return _hand(Combination.FULL_HOUSE, (r2,), (c[k2], c[k3], c[k4], c[k0], c[k1]))
+    sequence = _SEQUENCE_BY_RANKS.get((r0, r1, r2, r3, r4))
+    if sequence is None:
+        return None
+    suit = k0 & 3
+    kind = Combination.STRAIGHT_FLUSH if (k1 & 3) == (k2 & 3) == (k3 & 3) == (k4 & 3) == suit else Combination.STRAIGHT
+    return _hand(kind, (sequence, suit), (c[k0], c[k1], c[k2], c[k3], c[k4]))
+
+
+_KINDS = {c.value: (c, c in _MONSTERS) for c in Combination}  # a value's category: its combination, monster or not

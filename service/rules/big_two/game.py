@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from service.rules.big_two.combinations import play_value
 from service.rules.big_two.common import (
     DOMAIN,
     HAND_SIZE,
@@ -16,10 +17,10 @@ from service.rules.big_two.common import (
     _joker_problems,
     sort_cards,
 )
-from service.rules.big_two.moves import Action, MoveResult, _judge_move
+from service.rules.big_two.moves import Action, _judge_move
 from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.big_two.scoring import GameScore, _base_problems, _score
-from service.rules.cards import Card, find_duplicates
+from service.rules.cards import JOKER, Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Violation, problem, quoted, violation
 from service.rules.hand_value import HandValue
 
@@ -77,6 +78,10 @@ def validate_game(
 
 
 def _deal_problems(dealt: list[tuple[Card, ...]]) -> list[InputProblem]:
+    if len(dealt) == SEATS and all(len(hand) == HAND_SIZE for hand in dealt):
+        cards = set().union(*dealt)
+        if len(cards) == SEATS * HAND_SIZE and JOKER not in cards:  # the usual deal: the 52 cards, once each
+            return []
     if len(dealt) != SEATS:
         return [problem(DOMAIN, ("hands",), ProblemCode.WRONG_PLAYER_COUNT, case="seats", count=len(dealt))]
     problems = [
@@ -91,6 +96,8 @@ def _deal_problems(dealt: list[tuple[Card, ...]]) -> list[InputProblem]:
 
 
 def _action_problems(actions: Sequence[Action]) -> list[InputProblem]:
+    if all(type(a.seat) is int and 0 <= a.seat < SEATS and JOKER not in a.cards for a in actions):
+        return []  # the usual record, checked in one pass; otherwise each problem is named below
     problems: list[InputProblem] = []
     for i, action in enumerate(actions):
         if isinstance(action.seat, bool) or not isinstance(action.seat, int) or not 0 <= action.seat < SEATS:
@@ -102,10 +109,16 @@ def _action_problems(actions: Sequence[Action]) -> list[InputProblem]:
 
 
 class _Replay:
-    """The mutable bookkeeping of one replay; only ever seen from outside through ``state``/``score``."""
+    """The mutable bookkeeping of one replay; only ever seen from outside through ``state``/``score``.
+
+    Incremental (issue 15): each seat's hand is a set, each play classified once by the tables of
+    ``play_value``, and a plainly legal action (the usual case) is applied without building a
+    ``MoveResult``. Whatever that fast path does not accept goes to ``_judge_move``, validate_move's own
+    judgement, which names every problem (or, should it find the action legal, applies it). Both are
+    proven to replay alike (tests/big_two/test_replay.py)."""
 
     def __init__(self, dealt: list[tuple[Card, ...]]):
-        self.hands = [sort_cards(hand) for hand in dealt]
+        self.hands = [set(hand) for hand in dealt]
         self.turn = next(s for s, hand in enumerate(dealt) if THREE_OF_CLUBS in hand)  # 「持有梅花 3 的玩家先出牌」
         self.table: HandValue | None = None
         self.table_seat: int | None = None
@@ -119,31 +132,51 @@ class _Replay:
     def apply(self, action: Action) -> list[Violation]:
         if self.winner is not None:  # 「任何一家出完最後一張牌，該局立即結束」
             return [violation(DOMAIN, MoveViolation.ACTION_AFTER_GAME_END, seat=self.winner)]
+        seat = action.seat
+        assert seat is not None
+        if seat != self.turn:
+            return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=seat)]
+        if action.type is ActionType.PASS:
+            if action.cards or self.table is None:
+                return self._judged(action)
+            self.replayed += 1
+            self._pass(seat)
+            return []
+        held = self.hands[seat]
+        play = play_value(action.cards)
+        if play is None or not held.issuperset(action.cards) or not _plainly_beats(self.table, play):
+            return self._judged(action)  # a dragon, or an action that breaks a rule
+        self.replayed += 1
+        held.difference_update(action.cards)
+        self._play(seat, play, not held)
+        return []
+
+    def _judged(self, action: Action) -> list[Violation]:
+        """The action judged by ``_judge_move``: its violations, or (legal after all) applied."""
         assert action.seat is not None
-        if action.seat != self.turn:
-            return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=action.seat)]
-        moved = _judge_move(self.hands[action.seat], self.table is None, self.table, action, [])
+        seat = action.seat
+        moved = _judge_move(sort_cards(self.hands[seat]), self.table is None, self.table, action, [])
         if not moved.legal:
             return list(moved.violations)
         self.replayed += 1
         if action.type is ActionType.PLAY:
-            self._play(action.seat, moved)
+            assert moved.play is not None
+            self.hands[seat] = set(moved.hand_after)
+            self._play(seat, moved.play, moved.wins)
         else:
-            self._pass(action.seat)
+            self._pass(seat)
         return []
 
-    def _play(self, seat: int, moved: MoveResult) -> None:
-        assert moved.play is not None
-        self.hands[seat] = moved.hand_after
-        self.table = moved.play
+    def _play(self, seat: int, play: HandValue, wins: bool) -> None:
+        self.table = play
         self.table_seat = seat
         self.passes = 0
         if self.first_player is None:
             self.first_player = seat
         self.players.add(seat)
         self.turn = (seat + 1) % SEATS  # seat s+1 after seat s: the rule book's counterclockwise
-        if moved.wins:
-            self.winner, self.last_play = seat, moved.play
+        if wins:
+            self.winner, self.last_play = seat, play
 
     def _pass(self, seat: int) -> None:
         self.passes += 1
@@ -153,13 +186,14 @@ class _Replay:
             self.table, self.table_seat, self.passes = None, None, 0
 
     def state(self) -> GameState:
+        hands = tuple(sort_cards(hand) for hand in self.hands)
         return GameState(
             turn=None if self.winner is not None else self.turn,
             table=self.table,
             table_seat=self.table_seat,
             passes_in_row=self.passes,
-            cards_left=tuple(len(hand) for hand in self.hands),
-            hands=tuple(self.hands),
+            cards_left=tuple(len(hand) for hand in hands),
+            hands=hands,
             actions_replayed=self.replayed,
         )
 
@@ -167,5 +201,28 @@ class _Replay:
         assert self.winner is not None and self.last_play is not None
         # 「贏家是該局第一個出牌的人，且其餘三家整局一張牌都沒出過」
         grand_slam = self.first_player == self.winner and self.players == {self.winner}
-        losers = [(s, self.hands[s]) for s in range(SEATS) if s != self.winner]
+        losers = [(s, sort_cards(self.hands[s])) for s in range(SEATS) if s != self.winner]
         return _score(base, self.last_play, grand_slam, self.winner, losers, rules)
+
+
+_DRAGON_RUNG = 7  # dragons (rungs 7-8) and the tables they leave go to the full judgement
+
+
+def _plainly_beats(table: HandValue | None, play: HandValue) -> bool:
+    """Whether ``play`` (no dragon) may go on ``table``: ``judge``'s verdict read off the strengths, whose first
+    number is the rung (single 1 ... straight flush 6). False for a dragon on either side: the full
+    judgement decides those. Proven equal to ``judge`` in tests/big_two/test_replay.py."""
+    rung = play.strength[0]
+    if rung >= _DRAGON_RUNG:
+        return False
+    if table is None:
+        return True
+    on_table = table.strength[0]
+    if on_table >= _DRAGON_RUNG:
+        return False
+    if rung == on_table:  # one combination: the larger strength beats (「比桌面更大」: equal is not bigger)
+        return play.strength > table.strength
+    return rung >= _MONSTER_RUNG and rung > on_table  # a monster over a normal play; 同花順 over 鐵支
+
+
+_MONSTER_RUNG = 5  # four of a kind; straight flush is 6

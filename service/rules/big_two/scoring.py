@@ -179,10 +179,15 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
     if fours and len(held) >= 5:
         kinds.append(Combination.FOUR_OF_A_KIND)
         involved.update(fours)
-    suited = {(c.rank, c.suit) for c in held}
+    ranks_of: dict[Suit | None, int] = {}  # each suit's ranks as bits (1 << rank): a straight flush is a subset
+    for c in held:
+        ranks_of[c.suit] = ranks_of.get(c.suit, 0) | 1 << c.rank
     for suit in Suit:
-        for ranks in STRAIGHTS:
-            if all((r, suit) in suited for r in ranks):
+        suited = ranks_of.get(suit, 0)
+        if suited.bit_count() < 5:
+            continue
+        for straight, ranks in _STRAIGHT_BITS:
+            if suited & straight == straight:
                 if Combination.STRAIGHT_FLUSH not in kinds:
                     kinds.append(Combination.STRAIGHT_FLUSH)
                 involved.update(c for c in held if c.suit == suit and c.rank in ranks)
@@ -190,6 +195,9 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
         kinds.append(Combination.GREEN_DRAGON if len({c.suit for c in held}) == 1 else Combination.DRAGON)
         involved.update(held)
     return tuple(kinds), sort_cards(involved)
+
+
+_STRAIGHT_BITS = tuple((sum(1 << r for r in ranks), frozenset(ranks)) for ranks in STRAIGHTS)
 
 
 def winner_multiplier_factors(finish: HandValue, grand_slam: bool, rules: BigTwoRules = TAIWAN) -> tuple[Factor, ...]:
