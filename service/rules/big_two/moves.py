@@ -35,14 +35,17 @@ class Action:
     seat: int | None = None
 
     def __post_init__(self) -> None:
-        # Accept "play"/"pass" and any iterable of cards so callers need not build enums and tuples.
-        try:
-            object.__setattr__(self, "type", ActionType(self.type))
-        except ValueError:
-            raise InvalidInputError(
-                problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=quoted(self.type))
-            ) from None
-        object.__setattr__(self, "cards", tuple(self.cards))
+        # Accept "play"/"pass" and any iterable of cards so callers need not build enums and tuples (a record
+        # builds one action per entry: the usual ActionType and tuple are kept as they are).
+        if type(self.type) is not ActionType:
+            try:
+                object.__setattr__(self, "type", ActionType(self.type))
+            except ValueError:
+                raise InvalidInputError(
+                    problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=quoted(self.type))
+                ) from None
+        if type(self.cards) is not tuple:
+            object.__setattr__(self, "cards", tuple(self.cards))
 
     @classmethod
     def play(cls, cards: Iterable[Card], seat: int | None = None) -> Action:

@@ -1,0 +1,80 @@
+"""games/validate's actions have their own fast path (``RecordActions.fast_reader``, issue 15): whenever it
+answers, ``Schema.load`` answers the same, on random records and on records with one entry made odd in
+every way a client can; it answers the usual records (and the other spellings of a card) itself."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from marshmallow import ValidationError
+
+from service.api.big_two import BigTwoGameValidateRequest
+from service.api.loading import fast_load
+from tests.big_two.players import deal, play_random_game
+
+SCHEMA = BigTwoGameValidateRequest()
+
+ODD_VALUES = {
+    "seat": ["1", 1.0, True, False, -1, 4, None, [1], {"seat": 1}],
+    "type": ["PLAY", "Pass", None, 1, ["play"], {"type": "play"}, ""],
+    "cards": [None, "3c", [1], ["JK"], ["3c"] * 14, ["3c", None], ["Zz"], [["3c"]], {"3c": 1}, True],
+}
+
+
+def body_of(played) -> dict:
+    return {
+        "base": 10,
+        "hands": [[c.text for c in hand] for hand in played.hands],
+        "actions": [{"seat": a.seat, "type": a.type.value, "cards": [c.text for c in a.cards]} for a in played.actions],
+    }
+
+
+def load_or_none(body):
+    try:
+        return SCHEMA.load(body)
+    except ValidationError:
+        return None
+
+
+def test_the_fast_path_reads_random_records_as_load_does():
+    rng = random.Random("record-loading")
+    for _ in range(60):
+        body = body_of(play_random_game(rng, deal(rng)))
+        for entry in body["actions"]:
+            if not entry["cards"] and rng.random() < 0.5:
+                del entry["cards"]  # a pass need not say it has no cards
+            elif entry["cards"] and rng.random() < 0.2:
+                entry["cards"] = [rng.choice([text.upper(), text.lower(), text]) for text in entry["cards"]]
+        fast = fast_load(SCHEMA, body)
+        assert fast is not None
+        assert fast == SCHEMA.load(body)
+
+
+def test_the_fast_path_declines_or_agrees_with_load_on_every_odd_entry():
+    rng = random.Random("odd-entries")
+    answered = declined = 0
+    for _ in range(40):
+        body = body_of(play_random_game(rng, deal(rng)))
+        for _ in range(20):
+            odd = copy.deepcopy(body)
+            i = rng.randrange(len(odd["actions"]))
+            choice = rng.randrange(5)
+            if choice == 0:
+                key = rng.choice(list(ODD_VALUES))
+                odd["actions"][i][key] = rng.choice(ODD_VALUES[key])
+            elif choice == 1:
+                del odd["actions"][i][rng.choice(["seat", "type", "cards"])]
+            elif choice == 2:
+                odd["actions"][i]["extra"] = rng.choice([None, 1, "x"])
+            elif choice == 3:
+                odd["actions"][i] = rng.choice([None, [], "pass", 3, [odd["actions"][i]]])
+            else:
+                odd["actions"] = rng.choice([None, {}, "actions", odd["actions"] * 3])
+            fast = fast_load(SCHEMA, odd)
+            if fast is None:
+                declined += 1
+            else:
+                answered += 1
+                assert fast == load_or_none(odd), odd["actions"][i]
+    assert declined > 300 and answered > 50
