@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response
@@ -215,23 +216,37 @@ def move_result(result: b2.MoveResult) -> dict[str, Any]:
     }
 
 
-def factor(f: b2.Factor) -> dict[str, Any]:
-    reason = i18n.render(b2.DOMAIN, f"factor.{f.factor.value}", f.params)
+def factor(f: b2.Factor, lang: str | None = None) -> dict[str, Any]:
+    lang = lang or i18n.language()
+    params = tuple((name, tuple(v) if type(v) is list else v) for name, v in f.params.items())
+    try:
+        reason = _reason(lang, f.factor, params)
+    except TypeError:  # a parameter that cannot key the cache: rendered as it is
+        reason = i18n.render(b2.DOMAIN, f"factor.{f.factor.value}", f.params, lang)
     return {"factor": f.factor.value, "value": f.value, "reason": reason, "cards": card_texts(f.cards)}
+
+
+@lru_cache(maxsize=1024)
+def _reason(lang: str, code: b2.FactorCode, params: tuple[tuple[str, Any], ...]) -> str:
+    """A factor's text: a few dozen of them exist (a tier, a count of 2s, a monster's kinds), each rendered
+    once per language rather than on every answer (issue 15)."""
+    found = {name: list(v) if type(v) is tuple else v for name, v in params}
+    return i18n.render(b2.DOMAIN, f"factor.{code.value}", found, lang)
 
 
 def game_score(score: b2.GameScore) -> dict[str, Any]:
     w = score.winner
+    lang = i18n.language()
     return {
         "base": score.base,
         "winner": {
             "seat": w.seat, "last_play": hand_value(w.last_play), "grand_slam": w.grand_slam,
-            "multiplier": w.multiplier, "factors": [factor(f) for f in w.factors], "points": w.points,
+            "multiplier": w.multiplier, "factors": [factor(f, lang) for f in w.factors], "points": w.points,
         },
         "losers": [
             {
                 "seat": loser.seat, "cards": card_texts(loser.cards), "cards_left": loser.cards_left,
-                "multiplier": loser.multiplier, "factors": [factor(f) for f in loser.factors],
+                "multiplier": loser.multiplier, "factors": [factor(f, lang) for f in loser.factors],
                 "payment": loser.payment, "points": loser.points,
             }
             for loser in score.losers

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +22,7 @@ from service.rules.big_two.common import (
     sort_cards,
 )
 from service.rules.big_two.rules import TAIWAN, BigTwoRules
-from service.rules.cards import Card, Suit, find_duplicates
+from service.rules.cards import JOKER, Card, Suit, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Path, problem, quoted
 from service.rules.hand_value import HandValue
 
@@ -105,7 +104,6 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
     problems: list[InputProblem] = []
     if not isinstance(grand_slam, bool):
         problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.INVALID_GRAND_SLAM))
-    located: list[tuple[Path, Card]] = [(("winner", "last_play", i), c) for i, c in enumerate(played)]
     if len(left) != SEATS - 1:
         problems.append(problem(DOMAIN, ("losers",), ProblemCode.WRONG_PLAYER_COUNT, case="losers", count=len(left)))
     for i, cards in enumerate(left):
@@ -113,9 +111,13 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
             problems.append(
                 problem(DOMAIN, ("losers", i, "cards"), ProblemCode.WRONG_CARD_COUNT, case="loser", count=len(cards))
             )
-        located += [(("losers", i, "cards", j), c) for j, c in enumerate(cards)]
-    problems += _joker_problems(located)
-    problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
+    distinct = set(played).union(*left)
+    if len(distinct) != len(played) + sum(map(len, left)) or JOKER in distinct:  # else nothing to name here
+        located: list[tuple[Path, Card]] = [(("winner", "last_play", i), c) for i, c in enumerate(played)]
+        for i, cards in enumerate(left):
+            located += [(("losers", i, "cards", j), c) for j, c in enumerate(cards)]
+        problems += _joker_problems(located)
+        problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
     if problems:
         return problems
     finish = classify(played)
@@ -174,29 +176,34 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
     held = tuple(cards)
     kinds: list[Combination] = []
     involved: set[Card] = set()
-    counts = Counter(c.rank for c in held)
-    fours = [c for c in held if counts[c.rank] == 4]
-    if fours and len(held) >= 5:
-        kinds.append(Combination.FOUR_OF_A_KIND)
-        involved.update(fours)
-    ranks_of: dict[Suit | None, int] = {}  # each suit's ranks as bits (1 << rank): a straight flush is a subset
-    for c in held:
-        ranks_of[c.suit] = ranks_of.get(c.suit, 0) | 1 << c.rank
-    for suit in Suit:
-        suited = ranks_of.get(suit, 0)
-        if suited.bit_count() < 5:
+    ranks = [c.rank for c in held]
+    distinct = len(set(ranks))
+    if len(held) >= 5 and len(held) - distinct >= 3:  # else no rank is there four times
+        fours = [c for c, rank in zip(held, ranks) if ranks.count(rank) == 4]
+        if fours:
+            kinds.append(Combination.FOUR_OF_A_KIND)
+            involved.update(fours)
+    suits = [c.suit for c in held]
+    for suit in _SUITS:
+        if suits.count(suit) < 5:  # too few for a straight flush
             continue
-        for straight, ranks in _STRAIGHT_BITS:
+        suited = 0  # the suit's ranks as bits (1 << rank): a straight flush is a subset
+        for c in held:
+            if c.suit is suit:
+                suited |= 1 << c.rank
+        for straight, straight_ranks in _STRAIGHT_BITS:
             if suited & straight == straight:
                 if Combination.STRAIGHT_FLUSH not in kinds:
                     kinds.append(Combination.STRAIGHT_FLUSH)
-                involved.update(c for c in held if c.suit == suit and c.rank in ranks)
-    if len(held) == HAND_SIZE and len(counts) == HAND_SIZE:
+                involved.update(c for c in held if c.suit == suit and c.rank in straight_ranks)
+    if len(held) == HAND_SIZE and distinct == HAND_SIZE:
         kinds.append(Combination.GREEN_DRAGON if len({c.suit for c in held}) == 1 else Combination.DRAGON)
         involved.update(held)
     return tuple(kinds), sort_cards(involved)
 
 
+_SUITS = tuple(Suit)
+_COMBINATION_OF = {c.value: c for c in Combination}  # a value's category: its combination, without an enum call
 _STRAIGHT_BITS = tuple((sum(1 << r for r in ranks), frozenset(ranks)) for ranks in STRAIGHTS)
 
 
@@ -210,7 +217,7 @@ def winner_multiplier_factors(finish: HandValue, grand_slam: bool, rules: BigTwo
     twos = sort_cards(c for c in finish.cards if c.rank == 2)
     if twos:
         factors.append(_factor(FactorCode.TWOS_FINISH, rules.two_finish ** len(twos), twos, count=len(twos)))
-    kind = Combination(finish.category)
+    kind = _COMBINATION_OF[finish.category]
     if kind is Combination.GREEN_DRAGON:  # 「以 ×20 取代怪物收尾的 ×2」
         factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, rules.green_dragon_finish, finish.cards))
     elif kind in _MONSTERS or kind is Combination.DRAGON:
