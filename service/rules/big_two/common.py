@@ -30,6 +30,7 @@ class Combination(StrEnum):
 COMBINATION_LABELS: dict[Combination, messages.Message] = {c: messages.label(DOMAIN, c.value) for c in Combination}
 """Each combination's label: its key in the catalog (service/rules/messages.py), rendered at the edge."""
 
+_COMBINATION_OF = {c.value: c for c in Combination}  # a HandValue's category: its combination, by look-up
 _RUNG = {combination: rung for rung, combination in enumerate(Combination, start=1)}
 _MONSTERS = frozenset({Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH})  # 「鐵支與同花順稱為『怪物』」
 _DRAGONS = frozenset({Combination.DRAGON, Combination.GREEN_DRAGON})

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from service.rules.big_two.combinations import classify
 from service.rules.big_two.common import (
+    _COMBINATION_OF,
     _DRAGONS,
     _MONSTERS,
     _SEQUENCED,
@@ -52,7 +53,7 @@ def compare(table: Iterable[Card], play: Iterable[Card]) -> Comparison:
 
 def judge(table: HandValue, play: HandValue) -> tuple[bool, CompareReason]:
     """The "who beats whom" table of the rule book on two valid plays' values."""
-    table_kind, play_kind = Combination(table.category), Combination(play.category)
+    table_kind, play_kind = _COMBINATION_OF[table.category], _COMBINATION_OF[play.category]
     if table_kind in _DRAGONS:
         return False, CompareReason.NOTHING_BEATS_DRAGON  # 「任何牌都壓不過它」
     if play_kind in _DRAGONS:

@@ -61,11 +61,11 @@ def validate_game(
     if problems:
         raise InvalidInputError(problems)
     game = _Replay(dealt)
-    for index, action in enumerate(actions):
-        violations = game.apply(action)
-        if violations:
-            indexed = tuple(replace(v, index=index) for v in violations)
-            return GameRecord(False, game.winner is not None, indexed, game.state(), game.winner, None, None, None)
+    failed = game.replay(actions)
+    if failed is not None:
+        index, violations = failed
+        indexed = tuple(replace(v, index=index) for v in violations)
+        return GameRecord(False, game.winner is not None, indexed, game.state(), game.winner, None, None, None)
     if game.winner is None:
         return GameRecord(True, False, (), game.state(), None, None, None, None)
     score = game.score(base, rules)
@@ -129,27 +129,42 @@ class _Replay:
         self.winner: int | None = None
         self.last_play: HandValue | None = None
 
+    def replay(self, actions: Sequence[Action]) -> tuple[int, list[Violation]] | None:
+        """Apply ``actions`` in turn: the index and the violations of the first illegal one, if any.
+
+        The usual action is applied here: the turn's pass on a table, or a play of a single, a pair or a
+        five-card play from the hand that beats the table (``_plainly_beats``). Any other goes to ``apply``."""
+        hands, passing = self.hands, ActionType.PASS
+        for index, action in enumerate(actions):
+            seat, cards = action.seat, action.cards
+            if self.winner is None and seat == self.turn:
+                assert seat is not None
+                if action.type is passing:
+                    if not cards and self.table is not None:
+                        self.replayed += 1
+                        self._pass(seat)
+                        continue
+                else:
+                    held = hands[seat]
+                    play = play_value(cards)
+                    if play is not None and held.issuperset(cards) and _plainly_beats(self.table, play):
+                        self.replayed += 1
+                        held.difference_update(cards)
+                        self._play(seat, play, not held)
+                        continue
+            violations = self.apply(action)
+            if violations:
+                return index, violations
+        return None
+
     def apply(self, action: Action) -> list[Violation]:
+        """One action judged in full (``_judge_move``): its violations, or (legal) applied."""
         if self.winner is not None:  # 「任何一家出完最後一張牌，該局立即結束」
             return [violation(DOMAIN, MoveViolation.ACTION_AFTER_GAME_END, seat=self.winner)]
-        seat = action.seat
-        assert seat is not None
-        if seat != self.turn:
-            return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=seat)]
-        if action.type is ActionType.PASS:
-            if action.cards or self.table is None:
-                return self._judged(action)
-            self.replayed += 1
-            self._pass(seat)
-            return []
-        held = self.hands[seat]
-        play = play_value(action.cards)
-        if play is None or not held.issuperset(action.cards) or not _plainly_beats(self.table, play):
-            return self._judged(action)  # a dragon, or an action that breaks a rule
-        self.replayed += 1
-        held.difference_update(action.cards)
-        self._play(seat, play, not held)
-        return []
+        assert action.seat is not None
+        if action.seat != self.turn:
+            return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=action.seat)]
+        return self._judged(action)
 
     def _judged(self, action: Action) -> list[Violation]:
         """The action judged by ``_judge_move``: its violations, or (legal after all) applied."""

@@ -21,7 +21,7 @@ from service.rules.big_two.common import (
     sort_cards,
 )
 from service.rules.big_two.compare import judge
-from service.rules.cards import Card, Suit, card_texts, repeated
+from service.rules.cards import JOKER, Card, Suit, card_texts, repeated
 from service.rules.errors import InvalidInputError, Violation, problem, quoted, violation
 from service.rules.hand_value import HandValue
 
@@ -75,11 +75,13 @@ def validate_move(hand: Sequence[Card], table: Sequence[Card] | None, action: Ac
     """
     held = tuple(hand)
     shown = () if table is None else tuple(table)
-    problems = _joker_problems(
-        [(("hand", i), c) for i, c in enumerate(held)]
-        + [(("table", i), c) for i, c in enumerate(shown)]
-        + [(("action", "cards", i), c) for i, c in enumerate(action.cards)]
-    )
+    problems = []
+    if JOKER in held or JOKER in shown or JOKER in action.cards:
+        problems = _joker_problems(
+            [(("hand", i), c) for i, c in enumerate(held)]
+            + [(("table", i), c) for i, c in enumerate(shown)]
+            + [(("action", "cards", i), c) for i, c in enumerate(action.cards)]
+        )
     if not 1 <= len(held) <= HAND_SIZE:
         problems.insert(0, problem(DOMAIN, ("hand",), ProblemCode.WRONG_CARD_COUNT, case="hand", count=len(held)))
     if problems:
@@ -98,6 +100,8 @@ def validate_move(hand: Sequence[Card], table: Sequence[Card] | None, action: Ac
 
 def _deck_problems(held: tuple[Card, ...], table: tuple[Card, ...]) -> list[Violation]:
     """A card held twice, or both held and on the table, is a card more than the deck has."""
+    if len(set(held).union(table)) == len(held) + len(table):
+        return []
     doubled = sort_cards(repeated(held + table))
     if not doubled:
         return []

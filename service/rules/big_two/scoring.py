@@ -9,6 +9,7 @@ from typing import Any
 from service.rules import messages
 from service.rules.big_two.combinations import classify
 from service.rules.big_two.common import (
+    _COMBINATION_OF,
     _MONSTERS,
     DOMAIN,
     HAND_SIZE,
@@ -203,7 +204,6 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
 
 
 _SUITS = tuple(Suit)
-_COMBINATION_OF = {c.value: c for c in Combination}  # a value's category: its combination, without an enum call
 _STRAIGHT_BITS = tuple((sum(1 << r for r in ranks), frozenset(ranks)) for ranks in STRAIGHTS)
 
 
