@@ -99,18 +99,22 @@ class RecordActions(fields.List):
 
     The compiled reader costs a few microseconds per action (one generated call per object, one wrapper per
     validated field, then ``build``); a 98-action record is most of a request (issue 15). This reads the
-    whole list in one loop, each card list by the loader's own reader of the ``cards`` field, and declines
-    on anything unusual, which ``Schema.load`` then reports; a pass without cards is one shared action
-    per seat (actions are frozen)."""
+    whole list in one loop, with the bounds and the card spellings the action's fields declare, and declines
+    on anything unusual, which ``Schema.load`` then reports; a pass without cards is one shared action per
+    seat (actions are frozen)."""
 
     def fast_reader(
         self, reader_of: Callable[[fields.Field], Any], decline: Exception
     ) -> Callable[[Any, Any], list[Action]]:
-        inner = self.inner.schema  # type: ignore[attr-defined]
-        assert type(inner) is BigTwoRecordAction and set(inner.load_fields) == KNOWN_ACTION_KEYS, inner
-        read_cards = reader_of(inner.load_fields["cards"])
-        known, kinds = frozenset(KNOWN_ACTION_KEYS), ACTION_TYPE_OF
-        passes = [Action(ActionType.PASS, (), seat) for seat in range(SEATS)]
+        declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
+        assert set(declared) == {"seat", "type", "cards"}, declared
+        (seats,) = declared["seat"].validators  # its Range
+        (kinds,) = declared["type"].validators  # its OneOf
+        (length,) = declared["cards"].validators  # its Length
+        assert set(kinds.choices) == set(ACTION_TYPE_OF) and length.min in (None, 0)
+        low, high, most, card = seats.min, seats.max, length.max, declared["cards"].table.__getitem__
+        passes = {seat: Action(ActionType.PASS, (), seat) for seat in range(low, high + 1)}
+        play = ActionType.PLAY
 
         def read(value: Any, parent: Any) -> list[Action]:
             if type(value) is not list:
@@ -118,30 +122,25 @@ class RecordActions(fields.List):
             actions = []
             try:
                 for entry in value:
-                    if type(entry) is not dict or not entry.keys() <= known:
+                    if type(entry) is not dict:
                         raise decline
-                    seat, kind = entry["seat"], kinds[entry["type"]]  # KeyError: missing, or no action type
-                    if type(seat) is not int or not 0 <= seat < SEATS:
+                    seat, kind, texts = entry["seat"], ACTION_TYPE_OF[entry["type"]], entry.get("cards")
+                    if type(seat) is not int or not low <= seat <= high:
                         raise decline
-                    texts = entry.get("cards")
-                    if texts is None:
-                        if "cards" in entry:  # null: not a list of cards
+                    if texts is None:  # no cards (a null is no card list: then the entry has 3 keys)
+                        if len(entry) != 2:  # a key besides seat and type
                             raise decline
                         cards: tuple[Card, ...] = ()
+                    elif type(texts) is not list or len(texts) > most or len(entry) != 3:
+                        raise decline
                     else:
-                        cards = tuple(read_cards(texts, entry))
-                    if cards or kind is ActionType.PLAY:
-                        actions.append(Action(kind, cards, seat))
-                    else:
-                        actions.append(passes[seat])
-            except (KeyError, TypeError):  # a key missing, an unhashable type
+                        cards = tuple(map(card, texts))  # KeyError: no spelling of a card
+                    actions.append(Action(kind, cards, seat) if cards or kind is play else passes[seat])
+            except (KeyError, TypeError):  # a key missing, no action type, an unhashable value
                 raise decline from None
             return actions
 
         return read
-
-
-KNOWN_ACTION_KEYS = {"seat", "type", "cards"}
 
 
 class BigTwoGameValidateRequest(StrictSchema):

@@ -249,3 +249,15 @@ def test_monsters_left_finds_what_the_card_by_card_search_found():
             cards = rng.sample(DECK, size)
         rng.shuffle(cards)
         assert monsters_left(cards) == reference.monsters_left(cards), cards
+
+
+@pytest.mark.parametrize("seed", [20260922, 1, 2, 3])
+def test_the_benchmarks_records_replay_as_before_whole_and_cut(seed):
+    """bench/big_two.py's recorded game (floor.py's 98-action record at its default seed) and others."""
+    from bench.big_two import recorded_game
+
+    played = recorded_game(seed, 20)
+    record = both(10, played.hands, played.actions)
+    assert record is not None and record.legal and record.finished
+    for cut in range(0, len(played.actions), 7):
+        both(10, played.hands, played.actions[:cut])
