@@ -37,6 +37,7 @@ from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation,
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
+ROW_BY_NAME = {r.value: r for r in ROWS}
 OFC_RULES = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]
 FANTASYLAND_SIZES = sorted({size for rules in OFC_RULES for size in rules.fantasyland_sizes})
 MAX_DEALT = max(FANTASYLAND_SIZES)
@@ -79,7 +80,7 @@ class Placement(StrictSchema):
     bottom = card_list(0, MAX_DEALT, load_default=list)
 
     def build(self, data: dict[str, Any]) -> dict[Row, tuple]:
-        return {Row(name): tuple(cards) for name, cards in data.items()}
+        return {ROW_BY_NAME[name]: tuple(cards) for name, cards in data.items()}  # a dict: Row(name) is slow
 
 
 class FantasylandState(StrictSchema):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -259,7 +260,12 @@ def evaluate_board(
     ``path`` locates the object holding ``board`` and ``fantasyland`` in the request, for errors."""
     check_board(board, path + ("board",))
     check_fantasyland(fantasyland, path + ("fantasyland",), rules)
-    # The board is checked whole above, so each row is valued without evaluate_row's own checks.
+    return _board_value(board, fantasyland, rules)
+
+
+def _board_value(board: Board, fantasyland: Fantasyland, rules: OfcRules) -> BoardValue:
+    """``evaluate_board`` of a board known complete, its cards distinct, its Fantasyland state valid."""
+    # Each row is valued without evaluate_row's own checks: the caller has checked the board whole.
     top, middle, bottom = poker.hand_value(board.top), poker.hand_value(board.middle), poker.hand_value(board.bottom)
     reasons = foul_reasons(top, middle, bottom)
     if reasons:  # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
@@ -470,7 +476,6 @@ def _check_players(count: int, rules: OfcRules) -> None:
 def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
     """The showdown of a hand (2-4 players as the rule set allows): every pair settled, totals summing to 0."""
     _check_players(len(seats), rules)
-    players_count = len(seats)
     table = [c for seat in seats for c in seat.board.cards()]
     if len(set(table)) != len(table):
         located = [
@@ -481,6 +486,12 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
         ]
         raise InvalidInputError(find_duplicates(located))
     values = [evaluate_board(seat.board, seat.fantasyland, ("players", s), rules) for s, seat in enumerate(seats)]
+    return _showdown(values, [seat.fantasyland for seat in seats], rules)
+
+
+def _showdown(values: Sequence[BoardValue], fantasyland: Sequence[Fantasyland], rules: OfcRules) -> HandScore:
+    """``score_hand`` of boards already valued: every pair settled, the totals, whether the button moves."""
+    players_count = len(values)
     matchups = tuple(settle(a, b, values[a], values[b], rules) for a, b in combinations(range(players_count), 2))
     totals = [0] * players_count
     for m in matchups:
@@ -488,7 +499,7 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
         totals[m.b] -= m.points_a
     players = tuple([_new_tuple(PlayerScore, (s, totals[s], values[s])) for s in range(players_count)])
     # The button stays put in any hand in which someone played Fantasyland.
-    return HandScore(players, matchups, not any(seat.fantasyland.active for seat in seats))
+    return HandScore(players, matchups, not any(fl.active for fl in fantasyland))
 
 
 # --- replaying a hand record -------------------------------------------------------------------------
@@ -541,25 +552,86 @@ def validate_hand(
         raise InvalidInputError(problem(DOMAIN, ("dealer",), ProblemCode.BAD_SEAT, **case))
     for s, fl in enumerate(fantasyland):
         check_fantasyland(fl, ("players", s, "fantasyland"), rules)
-    order = turn_order(dealer, fantasyland, rules)
-    boards = [Board() for _ in range(len(fantasyland))]
+    order, plan = _turn_plan(dealer, tuple(fantasyland), rules)
+    # The replay keeps each seat's rows as growing lists and checks of each action only what the action
+    # itself could break: the right seat, the deal's size, its cards distinct and never dealt before, each
+    # placed or discarded exactly once, the counts the round asks for, no row overflowing. What earlier
+    # actions established holds by construction (each board holds what its seat's earlier rounds placed, its
+    # cards distinct and all dealt before), so nothing is validated twice. An action failing this quick check gets the full one (_action_problems), which
+    # names every violation (or finds none: the quick check may only be stricter).
+    rows: list[tuple[list[Card], list[Card], list[Card]]] = [([], [], []) for _ in fantasyland]
     dealt_so_far: set[Card] = set()
-    discards: list[Discard] = []
+    discarded: list[tuple[int, Card, int]] = []
+    planned = len(plan)
     for index, action in enumerate(actions):
-        problems = _action_problems(index, action, order, fantasyland, boards, dealt_so_far, rules)
-        if problems:
-            return HandRecordResult(False, tuple(problems), tuple(boards))
-        dealt_so_far.update(action.dealt)
-        boards[action.seat] = boards[action.seat].placed(action.placement)
-        discards += [Discard(action.seat, c, index) for c in action.discard]
-    if len(actions) < len(order):
+        dealt, placement, discard = action.dealt, action.placement, action.discard
+        top, middle, bottom = placement.get(TOP, ()), placement.get(MIDDLE, ()), placement.get(BOTTOM, ())
+        if index < planned:
+            seat, dealt_count, placed_count = plan[index]
+            on_top, on_middle, on_bottom = rows[seat]
+            plain = (
+                action.seat == seat
+                and len(dealt) == dealt_count
+                and len(discard) == dealt_count - placed_count
+                and len(top) + len(middle) + len(bottom) == placed_count
+                and len(on_top) + len(top) <= 3
+                and len(on_middle) + len(middle) <= 5
+                and len(on_bottom) + len(bottom) <= 5
+            )
+            if plain:
+                dealt_set = set(dealt)
+                # placed and discarded together are as many as dealt: the same set means each used once
+                plain = (
+                    len(dealt_set) == dealt_count
+                    and dealt_set.isdisjoint(dealt_so_far)
+                    and dealt_set == {*top, *middle, *bottom, *discard}
+                )
+        else:
+            plain = False
+        if not plain:
+            boards = _boards(rows)
+            problems = _action_problems(index, action, order, fantasyland, boards, dealt_so_far, rules)
+            if problems:
+                return HandRecordResult(False, tuple(problems), tuple(boards))
+            on_top, on_middle, on_bottom = rows[action.seat]
+        dealt_so_far.update(dealt)
+        on_top += top
+        on_middle += middle
+        on_bottom += bottom
+        discarded += [(action.seat, c, index) for c in discard]
+    boards = _boards(rows)
+    if len(actions) < planned:
         seat, round_ = order[len(actions)]
         missing = violation(
             DOMAIN, MoveViolation.RECORD_INCOMPLETE, index=len(actions), seat=seat, **_round_params(round_)
         )
         return HandRecordResult(False, (missing,), tuple(boards))
-    score = score_hand([Seat(b, fl) for b, fl in zip(boards, fantasyland)], rules)
-    return HandRecordResult(True, (), tuple(boards), score, tuple(discards))
+    # Every action legal and none missing: each board is complete (all its cards placed, no row overflowing)
+    # and no card is on two boards (each was dealt once), so the showdown skips score_hand's checks.
+    values = [_board_value(board, fl, rules) for board, fl in zip(boards, fantasyland)]
+    score = _showdown(values, fantasyland, rules)
+    return HandRecordResult(True, (), tuple(boards), score, tuple([Discard(*d) for d in discarded]))
+
+
+@lru_cache(maxsize=256)
+def _turn_plan(
+    dealer: int, fantasyland: tuple[Fantasyland, ...], rules: OfcRules
+) -> tuple[tuple[tuple[int, Round], ...], tuple[tuple[int, int, int], ...]]:
+    """The turn order and, for each of its actions, (seat, cards dealt, cards placed): the same few tables
+    serve every record of a table's seating, so they are built once."""
+    order = tuple(turn_order(dealer, fantasyland, rules))
+    plan = []
+    for seat, round_ in order:
+        if round_ == FANTASYLAND_ROUND:  # the count the player entered with (checked among the rule set's)
+            plan.append((seat, fantasyland[seat].cards or 0, rules.board_size))
+        else:
+            deal = rules.deals[int(round_) - 1]
+            plan.append((seat, deal.dealt, deal.placed))
+    return order, tuple(plan)
+
+
+def _boards(rows: Sequence[tuple[list[Card], list[Card], list[Card]]]) -> list[Board]:
+    return [Board(tuple(top), tuple(middle), tuple(bottom)) for top, middle, bottom in rows]
 
 
 def _round_params(round_: Round) -> dict[str, Any]:
