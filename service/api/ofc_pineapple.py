@@ -323,9 +323,12 @@ def board_value(value: ofc.BoardValue) -> dict[str, Any]:
 def player_score(p: ofc.PlayerScore) -> dict[str, Any]:
     """A showdown seat: the score and each row's category and royalty (boards/evaluate has full hands)."""
     value = p.value
+    top, middle, bottom = value.rows[ofc.TOP], value.rows[ofc.MIDDLE], value.rows[ofc.BOTTOM]
     return {
         "seat": p.seat, "total": p.total, "fouled": value.fouled, "foul_reasons": list(value.foul_reasons),
-        "rows": {r: {"category": value.rows[r].hand.category, "royalty": value.rows[r].royalty} for r in ROWS},
+        "rows": {"top": {"category": top.hand.category, "royalty": top.royalty},
+                 "middle": {"category": middle.hand.category, "royalty": middle.royalty},
+                 "bottom": {"category": bottom.hand.category, "royalty": bottom.royalty}},
         "royalties": value.royalties, "fantasyland_next": fantasyland_next(value.fantasyland_next),
     }  # fmt: skip
 

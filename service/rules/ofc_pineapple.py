@@ -95,11 +95,8 @@ def _row_problem(row: Row, hand: Sequence[Card], path: Path) -> InvalidInputErro
 
 _ROW_SIZE = {TOP: 3, MIDDLE: 5, BOTTOM: 5}
 _value_if_distinct = poker.value_if_distinct  # bound once: evaluate_row is the hottest path there is
+_hand_value = poker.hand_value
 _new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
-
-
-def _row_value(hand: HandValue, royalty_points: int) -> RowValue:
-    return _new_tuple(RowValue, (hand, royalty_points))
 
 
 def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",), rules: OfcRules = HOUSE) -> RowValue:
@@ -266,26 +263,20 @@ def evaluate_board(
 def _board_value(board: Board, fantasyland: Fantasyland, rules: OfcRules) -> BoardValue:
     """``evaluate_board`` of a board known complete, its cards distinct, its Fantasyland state valid."""
     # Each row is valued without evaluate_row's own checks: the caller has checked the board whole.
-    top, middle, bottom = poker.hand_value(board.top), poker.hand_value(board.middle), poker.hand_value(board.bottom)
-    reasons = foul_reasons(top, middle, bottom)
-    if reasons:  # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
-        rows = {TOP: _row_value(top, 0), MIDDLE: _row_value(middle, 0), BOTTOM: _row_value(bottom, 0)}
-        total = 0
-    else:
-        top_royalty, middle_royalty, bottom_royalty = (
-            rules.top_royalty[top.strength],
-            rules.middle_royalty[middle.strength],
-            rules.bottom_royalty[bottom.strength],
-        )
-        rows = {
-            TOP: _row_value(top, top_royalty),
-            MIDDLE: _row_value(middle, middle_royalty),
-            BOTTOM: _row_value(bottom, bottom_royalty),
-        }
-        total = top_royalty + middle_royalty + bottom_royalty
-    return _new_tuple(
-        BoardValue, (rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland, rules))
-    )
+    top, middle, bottom = _hand_value(board.top), _hand_value(board.middle), _hand_value(board.bottom)
+    if top.strength > middle.strength or middle.strength > bottom.strength:
+        # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
+        rows = {TOP: _new_tuple(RowValue, (top, 0)), MIDDLE: _new_tuple(RowValue, (middle, 0)),
+                BOTTOM: _new_tuple(RowValue, (bottom, 0))}  # fmt: skip
+        reasons = foul_reasons(top, middle, bottom)
+        return _new_tuple(BoardValue, (rows, True, reasons, 0, fantasyland_next(rows, True, fantasyland, rules)))
+    top_royalty = rules.top_royalty[top.strength]
+    middle_royalty = rules.middle_royalty[middle.strength]
+    bottom_royalty = rules.bottom_royalty[bottom.strength]
+    rows = {TOP: _new_tuple(RowValue, (top, top_royalty)), MIDDLE: _new_tuple(RowValue, (middle, middle_royalty)),
+            BOTTOM: _new_tuple(RowValue, (bottom, bottom_royalty))}  # fmt: skip
+    total = top_royalty + middle_royalty + bottom_royalty
+    return _new_tuple(BoardValue, (rows, False, (), total, fantasyland_next(rows, False, fantasyland, rules)))
 
 
 # --- moves -------------------------------------------------------------------------------------------
@@ -450,10 +441,13 @@ def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcR
         rows = {TOP: side, MIDDLE: side, BOTTOM: side}
     else:
         rows_a, rows_b = value_a.rows, value_b.rows
-        rows = {r: _row_winner(rows_a[r].hand.strength, rows_b[r].hand.strength) for r in ROWS}
-    lines = 0
-    for w in rows.values():
-        lines += 1 if w == "a" else -1 if w == "b" else 0
+        rows = {
+            TOP: _row_winner(rows_a[TOP].hand.strength, rows_b[TOP].hand.strength),
+            MIDDLE: _row_winner(rows_a[MIDDLE].hand.strength, rows_b[MIDDLE].hand.strength),
+            BOTTOM: _row_winner(rows_a[BOTTOM].hand.strength, rows_b[BOTTOM].hand.strength),
+        }
+    winners = list(rows.values())
+    lines = winners.count("a") - winners.count("b")
     scoop = "a" if lines == 3 else "b" if lines == -3 else None
     bonus = rules.scoop_bonus if scoop == "a" else -rules.scoop_bonus if scoop == "b" else 0
     diff = value_a.royalties - value_b.royalties
@@ -476,8 +470,13 @@ def _check_players(count: int, rules: OfcRules) -> None:
 def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
     """The showdown of a hand (2-4 players as the rule set allows): every pair settled, totals summing to 0."""
     _check_players(len(seats), rules)
-    table = [c for seat in seats for c in seat.board.cards()]
-    if len(set(table)) != len(table):
+    table: set[Card] = set()
+    count = 0
+    for seat in seats:
+        top, middle, bottom = seat.board.top, seat.board.middle, seat.board.bottom
+        table.update(top, middle, bottom)
+        count += len(top) + len(middle) + len(bottom)
+    if len(table) != count:
         located = [
             (("players", s, "board", r.value, i), c)
             for s, seat in enumerate(seats)
@@ -485,7 +484,15 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
             for i, c in enumerate(seat.board.row(r))
         ]
         raise InvalidInputError(find_duplicates(located))
-    values = [evaluate_board(seat.board, seat.fantasyland, ("players", s), rules) for s, seat in enumerate(seats)]
+    values = []
+    for s, seat in enumerate(seats):
+        board = seat.board
+        if len(board.top) == 3 and len(board.middle) == 5 and len(board.bottom) == 5:
+            # no card is on the table twice (above) and the rows are full: check_board would pass
+            check_fantasyland(seat.fantasyland, ("players", s, "fantasyland"), rules)
+            values.append(_board_value(board, seat.fantasyland, rules))
+        else:  # evaluate_board names the row of the wrong size, as before
+            values.append(evaluate_board(board, seat.fantasyland, ("players", s), rules))
     return _showdown(values, [seat.fantasyland for seat in seats], rules)
 
 

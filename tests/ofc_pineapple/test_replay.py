@@ -25,9 +25,13 @@ from service.rules.ofc_pineapple import (
     ROWS,
     TOP,
     Action,
+    Board,
     Fantasyland,
     Row,
+    Seat,
+    evaluate_board,
     foul_reasons,
+    score_hand,
     turn_order,
     validate_hand,
 )
@@ -273,3 +277,63 @@ def test_a_refused_fantasyland_state_is_refused_alike():
         result = assert_same(rules, dealer, [bad, *fantasyland[1:]], actions)
         assert result[0] == "refused"
     assert assert_same(rules, 3, fantasyland, actions)[0] == "refused"  # no such dealer
+
+
+# --- the showdown: score_hand and evaluate_board, checks and all ---------------------------------------
+
+
+def showdown_seats(rng: random.Random, rules: OfcRules, players: int) -> list[Seat]:
+    """Random seats to score: mostly complete, distinct boards (fouls, Fantasyland); sometimes a row of the
+    wrong size, a card twice (on one board or two), a Fantasyland state the rule set refuses, or a player
+    too many or too few."""
+    count = players + (rng.choice([-1, 1]) if rng.random() < 0.05 else 0)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    boards = [final_board(rng, deck, rng.choice(["any", "keep", "fantasyland"])) for _ in range(min(count, 4))]
+    boards += [{row: list(cards) for row, cards in boards[0].items()} for _ in range(count - len(boards))]
+    sizes = [*rules.fantasyland_sizes, 13, 18] if rng.random() < 0.1 else rules.fantasyland_sizes
+    states = [Fantasyland(True, rng.choice(sizes)) if sizes and rng.random() < 0.3 else Fantasyland() for _ in boards]
+    for _ in range(rng.choice([0, 0, 0, 1, 2])):
+        board = rng.choice(boards)
+        row = rng.choice(ROWS)
+        kind = rng.randrange(4)
+        if kind == 0 and board[row]:  # a card short
+            board[row].pop(rng.randrange(len(board[row])))
+        elif kind == 1:  # a card more, from the deck
+            board[row].append(deck.pop() if deck else DECK[0])
+        elif kind == 2:  # a card of any board, again
+            other = rng.choice(boards)
+            board[row][rng.randrange(len(board[row]))] = rng.choice([c for r in ROWS for c in other[r]])
+        elif kind == 3:  # Fantasyland without a count, or a count while not in it
+            i = rng.randrange(len(states))
+            states[i] = rng.choice([Fantasyland(True, None), Fantasyland(False, 14)])
+    return [Seat(Board(tuple(b[TOP]), tuple(b[MIDDLE]), tuple(b[BOTTOM])), fl) for b, fl in zip(boards, states)]
+
+
+def same_outcome(call: Callable[[], object], reference: Callable[[], object]) -> object:
+    def run(f: Callable[[], object]) -> object:
+        try:
+            return f()
+        except InvalidInputError as error:
+            return ("refused", error.problems)
+
+    new, old = run(call), run(reference)
+    assert new == old
+    return new
+
+
+@pytest.mark.parametrize(("rules", "players"), SEATINGS, ids=ids)
+def test_the_showdown_is_the_reference(rules, players):
+    rng = random.Random(f"showdown {rules.id} {players}")
+    refused = scored = 0
+    for _ in range(400):
+        seats = showdown_seats(rng, rules, players)
+        result = same_outcome(lambda: score_hand(seats, rules), lambda: replay_reference.score_hand(seats, rules))  # noqa: B023
+        refused += isinstance(result, tuple) and result[0] == "refused"
+        scored += not isinstance(result, tuple) or result[0] != "refused"
+        for s, seat in enumerate(seats):
+            same_outcome(
+                lambda: evaluate_board(seat.board, seat.fantasyland, ("players", s), rules),  # noqa: B023
+                lambda: replay_reference.evaluate_board(seat.board, seat.fantasyland, ("players", s), rules),  # noqa: B023
+            )
+    assert refused > 20 and scored > 100
