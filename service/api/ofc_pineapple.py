@@ -37,7 +37,6 @@ from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation,
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
-ROW_BY_NAME = {r.value: r for r in ROWS}
 OFC_RULES = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]
 FANTASYLAND_SIZES = sorted({size for rules in OFC_RULES for size in rules.fantasyland_sizes})
 MAX_DEALT = max(FANTASYLAND_SIZES)
@@ -80,7 +79,8 @@ class Placement(StrictSchema):
     bottom = card_list(0, MAX_DEALT, load_default=list)
 
     def build(self, data: dict[str, Any]) -> dict[Row, tuple]:
-        return {ROW_BY_NAME[name]: tuple(cards) for name, cards in data.items()}  # a dict: Row(name) is slow
+        # every row is there (each defaults to no cards): one dict display, no loop and no Row(name)
+        return {ofc.TOP: tuple(data["top"]), ofc.MIDDLE: tuple(data["middle"]), ofc.BOTTOM: tuple(data["bottom"])}
 
 
 class FantasylandState(StrictSchema):
@@ -445,7 +445,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
             "violations": [violation(v) for v in result.violations],
             "boards": [board_cards(b) for b in result.boards],
             "score": hand_score(result.score) if result.score else None,
-            "discards": [{"seat": d.seat, "card": str(d.card), "action": d.action} for d in result.discards],
+            "discards": [{"seat": d.seat, "card": d.card.text, "action": d.action} for d in result.discards],
         }))  # fmt: skip
 
     return bp

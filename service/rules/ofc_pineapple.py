@@ -512,9 +512,9 @@ def _showdown(values: Sequence[BoardValue], fantasyland: Sequence[Fantasyland], 
 # --- replaying a hand record -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One set of cards: what the seat was dealt, where it placed them, what it discarded."""
+class Action(NamedTuple):
+    """One set of cards: what the seat was dealt, where it placed them, what it discarded (a NamedTuple: a
+    hand record's request builds one per action, and a frozen dataclass cost five times as much)."""
 
     seat: int
     dealt: tuple[Card, ...]
@@ -522,8 +522,9 @@ class Action:
     discard: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(NamedTuple):
+    """A card discarded, by whom and at which action (a NamedTuple, as ``Action``)."""
+
     seat: int
     card: Card
     action: int
@@ -617,7 +618,7 @@ def validate_hand(
     # and no card is on two boards (each was dealt once), so the showdown skips score_hand's checks.
     values = [_board_value(board, fl, rules) for board, fl in zip(boards, fantasyland)]
     score = _showdown(values, fantasyland, rules)
-    return HandRecordResult(True, (), tuple(boards), score, tuple([Discard(*d) for d in discarded]))
+    return HandRecordResult(True, (), tuple(boards), score, tuple([_new_tuple(Discard, d) for d in discarded]))
 
 
 @lru_cache(maxsize=256)
