@@ -16,6 +16,7 @@ from werkzeug.http import parse_accept_header, parse_etags
 
 from service.api import i18n
 from service.api.common import answer
+from service.api.response import ServiceResponse
 from service.rules import games as registry
 from service.rules import messages
 
@@ -137,7 +138,7 @@ def serve(document: Document) -> Response:
     if given and parse_etags(given).contains_weak(etag):
         response = Response(status=304)
     else:
-        response = Response(document.gzipped if packed else document.data, mimetype=document.mimetype)
+        response = ServiceResponse(document.gzipped if packed else document.data, mimetype=document.mimetype)
         if packed:
             response.headers["Content-Encoding"] = "gzip"
     response.headers["ETag"] = f'"{etag}"'
