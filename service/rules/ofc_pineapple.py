@@ -322,8 +322,10 @@ def validate_move(
 
     Every problem is its own violation; well-formed input never raises.
     """
-    v: list[Violation] = []
     deal_size, place_size, discard_size, board_before = _expected_sizes(round_, len(dealt), rules)
+    if _plainly_legal_move(board, dealt, placement, discard, seen, deal_size, place_size, discard_size, board_before):
+        return MoveResult(True, (), board.placed(placement))
+    v: list[Violation] = []
     on_board = board.cards()
     if len(on_board) != board_before:
         where = {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
@@ -379,6 +381,47 @@ def validate_move(
             )
     legal = not v
     return MoveResult(legal, tuple(v), board.placed(placement) if legal else board)
+
+
+def _plainly_legal_move(
+    board: Board,
+    dealt: Sequence[Card],
+    placement: Mapping[Row, Sequence[Card]],
+    discard: Sequence[Card],
+    seen: Sequence[Card],
+    deal_size: int | None,
+    place_size: int,
+    discard_size: int,
+    board_before: int,
+) -> bool:
+    """True only when ``validate_move`` would find no violation, in a few set operations: the counts the
+    round asks for, no row overflowing, the board's and the deal's cards distinct, apart and not seen
+    elsewhere, and each dealt card placed or discarded exactly once. False when unsure: the full check
+    then names every violation (or finds none)."""
+    top, middle, bottom = placement.get(TOP, ()), placement.get(MIDDLE, ()), placement.get(BOTTOM, ())
+    on_top, on_middle, on_bottom = board.top, board.middle, board.bottom
+    if (
+        deal_size is None
+        or len(dealt) != deal_size
+        or discard_size < 0
+        or len(discard) != discard_size
+        or len(top) + len(middle) + len(bottom) != place_size
+        or len(on_top) + len(on_middle) + len(on_bottom) != board_before
+        or len(on_top) + len(top) > 3
+        or len(on_middle) + len(middle) > 5
+        or len(on_bottom) + len(bottom) > 5
+    ):
+        return False
+    dealt_set, on_board = set(dealt), {*on_top, *on_middle, *on_bottom}
+    # placed and discarded together are as many as dealt (the round's sizes add up): the same set as the
+    # deal means each dealt card used exactly once
+    return (
+        len(dealt_set) == deal_size
+        and len(on_board) == board_before
+        and dealt_set.isdisjoint(on_board)
+        and (not seen or (on_board.isdisjoint(seen) and dealt_set.isdisjoint(seen)))
+        and dealt_set == {*top, *middle, *bottom, *discard}
+    )
 
 
 def _sizes_text(sizes: Sequence[int]) -> str:
