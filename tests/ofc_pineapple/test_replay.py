@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from service.rules import poker
 from service.rules.cards import DECK, Card
 from service.rules.errors import InvalidInputError
-from service.rules.games import GAMES
 from service.rules.ofc_pineapple import (
     BOTTOM,
     MIDDLE,
@@ -38,15 +37,7 @@ from service.rules.ofc_pineapple import (
 )
 from service.rules.ofc_rules import OfcRules
 from tests.ofc_pineapple import replay_reference
-
-RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]
-SEATINGS = [(rules, n) for rules in RULE_SETS for n in range(rules.players[0], rules.players[1] + 1)]
-SIZE = {TOP: 3, MIDDLE: 5, BOTTOM: 5}
-
-
-def ids(value: object) -> str:
-    return value.id if isinstance(value, OfcRules) else str(value)
-
+from tests.ofc_pineapple.test_rule_set_properties import RULE_SETS, SEATINGS, ids
 
 # --- legal records ------------------------------------------------------------------------------------
 
