@@ -32,7 +32,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import combinations
+from functools import cache
+from itertools import combinations, product
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -61,7 +62,8 @@ class Dun(StrEnum):
         return 3 if self is Dun.HEAD else 5
 
 
-DUNS = (Dun.HEAD, Dun.MIDDLE, Dun.TAIL)
+HEAD, MIDDLE, TAIL = Dun.HEAD, Dun.MIDDLE, Dun.TAIL  # plain names: Enum class attributes are slow to read
+DUNS = (HEAD, MIDDLE, TAIL)
 
 
 class Category(StrEnum):
@@ -271,93 +273,179 @@ def _ranks(singles: list[Group]) -> list[int]:
     return [reals[0].rank for reals, _ in singles]
 
 
-def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
-    """The strongest hand ``hand`` makes (already checked: right size, no card beyond the deck's copies)."""
+def _ladder(size: int, hand: Sequence[Card]) -> HandValue:
+    """The strongest hand ``hand`` makes, read from the ladder (already checked: right size, no card
+    beyond the deck's copies). ``_evaluate`` answers the same from its tables; this reads each shape once."""
     reals = sorted(hand, key=_INDEX, reverse=True)
     jokers = reals.count(JOKER)
     if jokers:
         del reals[:jokers]  # the joker's index (52) is the highest: they come first
     if size == 3:
         return _head(reals, jokers)
-    return _five_planned(reals, jokers)
+    return _five(reals, jokers)
 
 
 _INDEX = attrgetter("index")
 
-# --- five-card duns by plan ---------------------------------------------------------------------------
-# ``_five`` reads the ladder from the dun's ranks, whether its real cards share one suit, and (for what
-# a joker stands for) which cards it holds. Everything but the stand-ins depends on the first two only,
-# a few thousand shapes: the first dun of each shape is read by ``_five`` and its answer kept as a plan
-# (category, label, strength, the order of the real cards and jokers, how each stand-in is chosen).
-# Every later dun of that shape is the plan applied to its own cards: a dict look-up and a tuple, a
-# fraction of the ladder's cost. ``tests/joker_thirteen/test_plans.py`` checks plan against ladder.
+# --- duns by table ------------------------------------------------------------------------------------
+# The ladder reads a dun from its ranks, its jokers, whether its real cards share one suit and (only for
+# what a joker stands for) which cards of a rank it holds. So a dun is valued like an OFC row: each card
+# has a code, the codes of the dun's cards are added (one int per dun), and that sum is looked up.
+#
+#   bits 0-38    how many cards of each rank (3 bits per rank, 2 to 14)
+#   bits 39-41   how many jokers
+#   bits 42-57   per suit (c d h s, 4 bits each) the real cards of that suit plus the jokers, from 3: a
+#                field reaches 8 (its bit 3) exactly when all five cards are that suit or jokers (a flush)
+#   bits 58-428  per card (7 bits each, by Card.index, the joker last) how many times the dun holds it,
+#                from 63 minus the copies the deck holds: a field reaches 64 (its bit 6) exactly when the
+#                dun holds the card more often than the deck does
+#
+# Bits 0-41 and the flush bit are the dun's shape: a few thousand of them. The first dun of each shape is
+# read by the ladder and its answer kept as a plan (category, label, strength, which of the dun's cards
+# sorted high to low goes where, and how each joker's stand-in follows from the cards held of its rank).
+# Every later dun of that shape is one addition per card, a dict look-up, a sort of five cards and a tuple.
+# The brute-force tests (test_brute_force.py: every dun with a joker, every head) and test_plans.py
+# (every shape against the ladder) prove the tables.
 
 _HELD, _SUITED = 0, 1  # a stand-in chosen among the cards the dun does not hold, or the flush's own card
 _planning = threading.local()  # .recording: the stand-ins chosen while this thread makes a plan
 _new_tuple = tuple.__new__  # HandValue without NamedTuple's Python-level __new__
 
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    category: str
-    label: messages.Message
-    strength: tuple[int, ...]
-    order: Callable[[Sequence[Card]], tuple[Card, ...]] | None  # the real cards in order, no jokers
-    positions: tuple[int, ...]  # with jokers: each card of the answer, an index into the reals or -1
-    stand_ins: tuple[tuple[int, int, int], ...]  # (kind, rank, how many), in the order of the jokers
-
-
-_PLANS: dict[tuple[tuple[int, ...], bool], _Plan] = {}
+_JOKER_COUNT_SHIFT = 39
+_SHAPE_MASK = (1 << 42) - 1
+_SUIT_SHIFT = 42
+_FLUSH_BITS = sum(8 << (_SUIT_SHIFT + 4 * s) for s in range(4))
+_CARD_SHIFT = 58
+_CARD_BITS = 7
+_CARD_LIMIT = 1 << (_CARD_BITS - 1)  # a card field's bit 6: held beyond the deck's copies
+_RANK_CARDS_MASK = (1 << 4 * _CARD_BITS) - 1  # the four card fields of one rank (c d h s)
+_ALL_CARDS: tuple[Card, ...] = (*DECK, JOKER)  # by Card.index
 
 
-def _five_planned(reals: list[Card], jokers: int) -> HandValue:
-    suit = reals[0].suit
-    suited = all(c.suit is suit for c in reals)
-    key = (tuple([c.rank for c in reals]), suited)
-    plan = _PLANS.get(key)
+def _card_start(c: Card) -> int:
+    return (_CARD_LIMIT - 1 - DECK_COPIES[c]) << (_CARD_SHIFT + _CARD_BITS * c.index)
+
+
+_START = sum(3 << (_SUIT_SHIFT + 4 * s) for s in range(4)) + sum(_card_start(c) for c in _ALL_CARDS)
+_TOO_MANY = sum(_CARD_LIMIT << (_CARD_SHIFT + _CARD_BITS * c.index) for c in _ALL_CARDS)
+
+
+def _code(c: Card) -> int:
+    card = 1 << (_CARD_SHIFT + _CARD_BITS * c.index)
+    if c is JOKER:  # a joker counts in every suit: it never keeps the real cards from a flush
+        return (1 << _JOKER_COUNT_SHIFT) + sum(1 << (_SUIT_SHIFT + 4 * s) for s in range(4)) + card
+    return (1 << 3 * (c.rank - 2)) + (1 << (_SUIT_SHIFT + 4 * c.suit.order)) + card  # type: ignore[union-attr]
+
+
+_CODES: list[int] = [_code(c) for c in _ALL_CARDS]  # by Card.index: a list index is cheaper than a dict
+
+
+Plan = tuple[
+    str,  # category
+    messages.Message,  # label
+    tuple[int, ...],  # strength
+    Callable[[Sequence[Card]], tuple[Card, ...]],  # the answer's cards out of the dun's sorted high to low
+    tuple[Card, ...],  # what the jokers stand for, when that is the same for every dun of the shape
+    tuple[tuple[int, int, Mapping[int, tuple[Card, ...]]], ...],  # else per joker group: (shift, mask, table)
+]
+_HEADS: dict[int, Plan] = {}
+_FIVES: dict[int, Plan] = {}  # shape, or shape | 1 << 42 when the real cards share a suit
+
+
+@cache
+def _stand_in_table(rank: int, need: int) -> dict[int, tuple[Card, ...]]:
+    """What ``need`` jokers of ``rank`` stand for (``_stand_ins``), by the card fields of that rank in the
+    dun's sum: every lawful holding of the rank that leaves room for them."""
+    table: dict[int, tuple[Card, ...]] = {}
+    cards = [_CARD[rank, s] for s in (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)]
+    for counts in product(*(range(DECK_COPIES[c] + 1) for c in cards)):
+        held = Counter({c: n for c, n in zip(cards, counts, strict=True) if n})
+        if sum(counts) + need > 5:
+            continue
+        fields = sum((_CARD_LIMIT - 1 - DECK_COPIES[c] + n) << (_CARD_BITS * i) for i, (c, n) in enumerate(zip(cards, counts, strict=True)))
+        chosen: list[Card] = []
+        for suit, copy in _COPY_SLOTS:
+            c = _CARD[rank, suit]
+            if len(chosen) < need and held[c] < copy:
+                held[c] += 1
+                chosen.append(c)
+        table[fields] = tuple(chosen)
+    return table
+
+
+_SUITED_MASKS = {8 << (_SUIT_SHIFT + 4 * s.order): s for s in Suit}  # the flush bit -> its suit
+
+
+@cache
+def _suited_table(rank: int, need: int) -> dict[int, tuple[Card, ...]]:
+    """What ``need`` jokers copying ``rank`` in the flush's suit stand for, by the dun's flush bit."""
+    return {bit: (_CARD[rank, suit],) * need for bit, suit in _SUITED_MASKS.items()}
+
+
+def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
+    """The strongest hand ``hand`` makes (already checked: right size, no card beyond the deck's copies)."""
+    value = _value_if_lawful(size, hand)
+    assert value is not None, "checked by the caller"
+    return value
+
+
+def _value_if_lawful(size: int, hand: Sequence[Card]) -> HandValue | None:
+    """The dun's hand value from the tables, None when ``hand`` is not ``size`` cards or holds a card
+    more often than the deck does (``_dun_problems`` then says which)."""
+    codes = _CODES
+    if len(hand) != size:
+        return None
+    if size == 5:  # unrolled: no loop for the two sizes there are
+        a, b, c, d, e = hand
+        key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+        if key & _TOO_MANY:
+            return None
+        plan = _FIVES.get(key & _SHAPE_MASK | (1 << 42 if key & _FLUSH_BITS else 0))
+    else:
+        a, b, c = hand
+        key = _START + codes[a.index] + codes[b.index] + codes[c.index]
+        if key & _TOO_MANY:
+            return None
+        plan = _HEADS.get(key & _SHAPE_MASK)
     if plan is None:
-        return _plan_five(key, reals, jokers)
-    if plan.order is not None:  # no joker
-        return _new_tuple(HandValue, (plan.category, plan.label, plan.strength, plan.order(reals), ()))
-    resolved: list[Card] = []
-    for kind, rank, need in plan.stand_ins:
-        if kind == _HELD:  # as _stand_ins, counting the dun's cards and the stand-ins chosen so far
-            for slot, copies in _COPY_SLOTS if need else ():
-                c = _CARD[rank, slot]
-                if reals.count(c) + resolved.count(c) < copies:
-                    resolved.append(c)
-                    need -= 1
-                    if not need:
-                        break
-        else:  # a plan never mixes the two kinds: a flush's stand-ins are all its own suit's
-            resolved += [_CARD[rank, suit]] * need  # type: ignore[index]
-    cards = tuple([JOKER if i < 0 else reals[i] for i in plan.positions])
-    return _new_tuple(HandValue, (plan.category, plan.label, plan.strength, cards, tuple(resolved)))
+        return _plan(size, hand, key)
+    category, label, strength, pick, resolved, stand_ins = plan
+    for shift, mask, table in stand_ins:
+        resolved += table[key >> shift & mask]
+    return _new_tuple(HandValue, (category, label, strength, pick(sorted(hand, key=_INDEX, reverse=True)), resolved))
 
 
-def _plan_five(key: tuple[tuple[int, ...], bool], reals: list[Card], jokers: int) -> HandValue:
-    """Read the dun with ``_five``, recording its stand-ins, and keep the plan of its shape."""
+def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
+    """Read the dun with the ladder, recording its stand-ins, and keep the plan of its shape."""
     recording: list[tuple[int, int, int]] = []
     _planning.recording = recording
     try:
-        value = _five(reals, jokers)
+        value = _ladder(size, hand)
     finally:
         _planning.recording = None
-    stand_ins = tuple(recording)
+    ordered: list[Card | None] = sorted(hand, key=_INDEX, reverse=True)
     positions = []
-    unused = list(reals)
-    for c in value.cards:
-        if c is JOKER:
-            positions.append(-1)
-        else:
-            i = next(i for i, u in enumerate(unused) if u is c)
-            unused[i] = None  # type: ignore[call-overload]  # an identical spade copy takes the next one
-            positions.append(i)
-    order = None
-    if not jokers:
-        picked = itemgetter(*positions)
-        order = picked if len(positions) > 1 else (lambda cards, picked=picked: (picked(cards),))
-    _PLANS[key] = _Plan(value.category, value.label, value.strength, order, tuple(positions), stand_ins)
+    for c in value.cards:  # an identical card (a joker, a spade's copy) takes the next free position
+        i = next(i for i, u in enumerate(ordered) if u is c)
+        ordered[i] = None
+        positions.append(i)
+    stand_ins = tuple(
+        (_CARD_SHIFT + _CARD_BITS * 4 * (rank - 2), _RANK_CARDS_MASK, _stand_in_table(rank, need))
+        if kind == _HELD
+        else (0, _FLUSH_BITS, _suited_table(rank, need))
+        for kind, rank, need in recording
+    )
+    plan: Plan = (
+        value.category, value.label, value.strength, itemgetter(*positions),
+        () if stand_ins else value.resolved or (), stand_ins,
+    )  # fmt: skip
+    category, label, strength, pick, resolved, _ = plan
+    for shift, mask, found in stand_ins:
+        resolved += found[key >> shift & mask]
+    if (category, label, strength, pick(sorted(hand, key=_INDEX, reverse=True)), resolved) == value:
+        # never otherwise (test_plans.py): a plan that did not give back the ladder's answer is not kept
+        table = _HEADS if size == 3 else _FIVES
+        table[key & _SHAPE_MASK | (1 << 42 if size == 5 and key & _FLUSH_BITS else 0)] = plan
     return value
 
 
@@ -495,12 +583,15 @@ def evaluate_dun(dun: Dun | str, hand: Sequence[Card], path: Path = ("cards",)) 
 
     ``InvalidInputError`` (at ``path``) for a wrong size or a card held more often than the deck holds it.
     """
-    if dun.__class__ is not Dun:
-        dun = Dun(dun)
-    problems = _dun_problems(dun, hand, path)
-    if problems:
-        raise InvalidInputError(problems)
-    return _evaluate(dun.size, hand)
+    size = _DUN_SIZE.get(dun)
+    value = _value_if_lawful(size, hand) if size else None
+    if value is None:
+        raise InvalidInputError(_dun_problems(Dun(dun), hand, path))
+    return value
+
+
+_DUN_SIZE: dict[str, int] = {d.value: d.size for d in Dun}
+"""A dun (or its name) -> its size; a str enum hashes as its value."""
 
 
 def compare_duns(dun: Dun | str, a: Sequence[Card], b: Sequence[Card]) -> tuple[str, HandValue, HandValue]:
@@ -620,13 +711,12 @@ def _order_violations(duns: Mapping[Dun, HandValue]) -> Located:
 
 
 def _evaluate_all(arrangement: Arrangement) -> dict[Dun, HandValue] | None:
-    duns = {}
-    for dun in DUNS:
-        cards = arrangement.dun(dun)
-        if _dun_problems(dun, cards, ()):
-            return None
-        duns[dun] = _evaluate(dun.size, cards)
-    return duns
+    head = _value_if_lawful(3, arrangement.head)
+    middle = _value_if_lawful(5, arrangement.middle)
+    tail = _value_if_lawful(5, arrangement.tail)
+    if head is None or middle is None or tail is None:
+        return None
+    return {HEAD: head, MIDDLE: middle, TAIL: tail}
 
 
 def _check(arrangement: Arrangement) -> tuple[Located, dict[Dun, HandValue] | None]:
