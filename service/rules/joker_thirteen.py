@@ -35,7 +35,7 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations, product
 from operator import attrgetter, itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from service.rules import messages
 from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, extra_copies, find_duplicates
@@ -383,10 +383,10 @@ def _suited_table(rank: int, need: int) -> dict[int, tuple[Card, ...]]:
 
 
 def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
-    """The strongest hand ``hand`` makes (already checked: right size, no card beyond the deck's copies)."""
+    """The strongest hand ``hand`` makes, from the tables; a hand the deck cannot deal (an identical pair
+    off spades: the natural hand of a pair flush, in the tests and the suggester) from the ladder."""
     value = _value_if_lawful(size, hand)
-    assert value is not None, "checked by the caller"
-    return value
+    return _ladder(size, hand) if value is None else value
 
 
 def _value_if_lawful(size: int, hand: Sequence[Card]) -> HandValue | None:
@@ -398,14 +398,25 @@ def _value_if_lawful(size: int, hand: Sequence[Card]) -> HandValue | None:
     if size == 5:  # unrolled: no loop for the two sizes there are
         a, b, c, d, e = hand
         key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
-        if key & _TOO_MANY:
-            return None
-        plan = _FIVES.get(key & _SHAPE_MASK | (1 << 42 if key & _FLUSH_BITS else 0))
     else:
         a, b, c = hand
         key = _START + codes[a.index] + codes[b.index] + codes[c.index]
-        if key & _TOO_MANY:
-            return None
+    if key & _TOO_MANY:
+        return None
+    return _planned(size, hand, key)
+
+
+def _key(hand: Sequence[Card]) -> int:
+    """The dun's sum (see above)."""
+    codes = _CODES
+    return _START + sum([codes[c.index] for c in hand])
+
+
+def _planned(size: int, hand: Sequence[Card], key: int) -> HandValue:
+    """The value of the lawful dun ``hand`` of ``size`` cards whose sum is ``key``: its shape's plan."""
+    if size == 5:
+        plan = _FIVES.get(key & _SHAPE_MASK | (1 << 42 if key & _FLUSH_BITS else 0))
+    else:
         plan = _HEADS.get(key & _SHAPE_MASK)
     if plan is None:
         return _plan(size, hand, key)
@@ -750,9 +761,8 @@ def validate_arrangement(
 # --- the round score ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Matchup:
-    """Players ``a`` < ``b`` compared dun by dun, from ``a``'s side.
+class Matchup(NamedTuple):
+    """Players ``a`` < ``b`` compared dun by dun, from ``a``'s side (a NamedTuple: six per scored round).
 
     ``points_a`` is a's net from this pair without home runs: shot (+1 a shot b, -1 b shot a, 0 both or
     neither) + ``bonus_a`` - ``bonus_b``. A player's total is the sum of its matchups' points (negated on
@@ -768,8 +778,7 @@ class Matchup:
     points_a: int
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerScore:
+class PlayerScore(NamedTuple):
     seat: int
     total: int
     shots: int  # net 打槍 points
@@ -792,12 +801,23 @@ def _settle(
     rules: JokerThirteenRules = GSCAS,
 ) -> Matchup:
     """打槍 is "not losing any dun" (平手也算不輸); bonuses only for duns strictly won, never multiplied."""
-    duns = {d: winner(value_a[d], value_b[d]) for d in DUNS}
-    a_shoots = "b" not in duns.values()
-    b_shoots = "a" not in duns.values()
+    bonus_of = rules.bonus_by_name.get
+    duns: dict[Dun, str] = {}
+    bonus_a = bonus_b = 0
+    a_shoots = b_shoots = True
+    for d in DUNS:
+        hand_a, hand_b = value_a[d], value_b[d]
+        if hand_a.strength > hand_b.strength:
+            duns[d] = "a"
+            b_shoots = False
+            bonus_a += bonus_of((d, hand_a.category), 0)
+        elif hand_b.strength > hand_a.strength:
+            duns[d] = "b"
+            a_shoots = False
+            bonus_b += bonus_of((d, hand_b.category), 0)
+        else:
+            duns[d] = "tie"
     shot = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
-    bonus_a = sum(bonus(d, value_a[d], rules) for d in DUNS if duns[d] == "a")
-    bonus_b = sum(bonus(d, value_b[d], rules) for d in DUNS if duns[d] == "b")
     return Matchup(a, b, duns, shot, bonus_a, bonus_b, (a_shoots - b_shoots) * rules.shot + bonus_a - bonus_b)
 
 
@@ -837,11 +857,13 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
         raise InvalidInputError(
             problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players))
         )
-    checked = [_check(arrangement) for arrangement in players]
-    problems = [v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found]
-    if problems or (problems := _table_duplicates(players)):
-        raise InvalidInputError(problems)
-    values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
+    values = _lawful_round(players)
+    if values is None:  # something may be wrong: the full checks say what
+        checked = [_check(arrangement) for arrangement in players]
+        problems = [v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found]
+        if problems or (problems := _table_duplicates(players)):
+            raise InvalidInputError(problems)
+        values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
     matchups = tuple(_settle(a, b, values[a], values[b], rules) for a, b in combinations(range(PLAYERS), 2))
     shots, bonuses, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS
     for m in matchups:
@@ -858,6 +880,39 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
         for s in range(PLAYERS)
     )
     return RoundScore(scores, matchups)
+
+
+_CARDS_START = _START >> _CARD_SHIFT  # the card fields of a sum alone: their start, the bits of "too many"
+_CARDS_TOO_MANY = _TOO_MANY >> _CARD_SHIFT
+
+
+def _lawful_round(players: Sequence[Arrangement]) -> list[dict[Dun, HandValue]] | None:
+    """Every player's duns, when nothing can be wrong (the usual round): no hand given, every dun of its
+    size, no card beyond the deck's copies across the table, every arrangement in order. None otherwise,
+    for ``_check`` and ``_table_duplicates`` to find what is wrong.
+
+    The copies across the table come from the duns' sums: a sum's card fields never take a carry from
+    below, so the twelve sums' card fields added hold each card's count (at most 52: no carry either)."""
+    values = []
+    cards = -(3 * PLAYERS - 1) * _CARDS_START  # the twelve sums' card fields added, one start left
+    for arrangement in players:
+        head, middle, tail = arrangement.head, arrangement.middle, arrangement.tail
+        if arrangement.hand is not None or len(head) != 3 or len(middle) != 5 or len(tail) != 5:
+            return None
+        head_key, middle_key, tail_key = _key(head), _key(middle), _key(tail)
+        cards += (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT)
+        values.append((head, middle, tail, head_key, middle_key, tail_key))
+    if cards & _CARDS_TOO_MANY:
+        return None
+    duns = []
+    for head, middle, tail, head_key, middle_key, tail_key in values:
+        head_value = _planned(3, head, head_key)
+        middle_value = _planned(5, middle, middle_key)
+        tail_value = _planned(5, tail, tail_key)
+        if not head_value.strength < middle_value.strength <= tail_value.strength:
+            return None  # 相公
+        duns.append({HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value})
+    return duns
 
 
 def _home_runs(shot_count: Sequence[int], rules: JokerThirteenRules = GSCAS) -> list[int]:
