@@ -738,11 +738,57 @@ def _check(arrangement: Arrangement) -> tuple[Located, dict[Dun, HandValue] | No
     return found, duns
 
 
+def _left(hand: Sequence[Card], placed: Sequence[Card]) -> tuple[Card, ...]:
+    """``_discarded`` when every placed card is in the hand."""
+    left = list(hand)
+    for c in placed:
+        left.remove(c)
+    return tuple(by_rank_desc(left))
+
+
 def _discarded(arrangement: Arrangement) -> tuple[Card, ...] | None:
     if arrangement.hand is None:
         return None
     left = Counter(arrangement.hand) - Counter(c for dun in DUNS for c in arrangement.dun(dun))
     return tuple(by_rank_desc(left.elements()))
+
+
+_CARDS_START = _START >> _CARD_SHIFT  # a sum's card fields alone: their start, the bits of "too many"
+_CARDS_TOO_MANY = _TOO_MANY >> _CARD_SHIFT
+_CARD_FIELD: list[int] = [1 << (_CARD_BITS * c.index) for c in _ALL_CARDS]  # one card in the card fields
+
+
+def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue], int] | None:
+    """The duns of a legal arrangement (no violation at all) and what the player holds (the hand when
+    given, else the placed cards) as card fields from their start; None when anything may be wrong, for
+    ``_check`` to say what.
+
+    A dun's sum never carries from its low fields into its card fields, so the three sums' card fields
+    added hold each placed card's count; the hand's (17 cards) are added from ``_CARD_FIELD`` alone."""
+    head, middle, tail, hand = arrangement.head, arrangement.middle, arrangement.tail, arrangement.hand
+    if len(head) != 3 or len(middle) != 5 or len(tail) != 5:
+        return None
+    head_key, middle_key, tail_key = _key(head), _key(middle), _key(tail)
+    placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * _CARDS_START
+    if placed & _CARDS_TOO_MANY:
+        return None  # a card placed beyond the deck's copies
+    holding = placed
+    if hand is not None:
+        if len(hand) != HAND_SIZE:
+            return None
+        field = _CARD_FIELD
+        held = sum([field[c.index] for c in hand])
+        holding = _CARDS_START + held
+        if holding & _CARDS_TOO_MANY:
+            return None  # the hand holds a card beyond the deck's copies
+        if (_CARDS_TOO_MANY + held - (placed - _CARDS_START)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
+            return None  # a card placed more often than the hand holds it: each field 64 + held - placed
+    head_value = _planned(3, head, head_key)
+    middle_value = _planned(5, middle, middle_key)
+    tail_value = _planned(5, tail, tail_key)
+    if not head_value.strength < middle_value.strength <= tail_value.strength:
+        return None  # 相公
+    return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding
 
 
 def validate_arrangement(
@@ -753,6 +799,9 @@ def validate_arrangement(
     A 相公 arrangement is simply not legal (it cannot be submitted), never penalised.
     """
     arrangement = Arrangement(head, middle, tail, hand)
+    lawful = _lawful_arrangement(arrangement)
+    if lawful is not None:
+        return ArrangementResult(True, (), lawful[0], None if hand is None else _left(hand, (*head, *middle, *tail)))
     found, duns = _check(arrangement)
     violations = tuple(v for _, v in found)
     return ArrangementResult(not violations, violations, duns, _discarded(arrangement))
@@ -882,37 +931,22 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
     return RoundScore(scores, matchups)
 
 
-_CARDS_START = _START >> _CARD_SHIFT  # the card fields of a sum alone: their start, the bits of "too many"
-_CARDS_TOO_MANY = _TOO_MANY >> _CARD_SHIFT
-
-
 def _lawful_round(players: Sequence[Arrangement]) -> list[dict[Dun, HandValue]] | None:
-    """Every player's duns, when nothing can be wrong (the usual round): no hand given, every dun of its
-    size, no card beyond the deck's copies across the table, every arrangement in order. None otherwise,
-    for ``_check`` and ``_table_duplicates`` to find what is wrong.
-
-    The copies across the table come from the duns' sums: a sum's card fields never take a carry from
-    below, so the twelve sums' card fields added hold each card's count (at most 52: no carry either)."""
+    """Every player's duns, when nothing can be wrong (the usual round): every arrangement legal
+    (``_lawful_arrangement``) and no card beyond the deck's copies across the table. None otherwise, for
+    ``_check`` and ``_table_duplicates`` to find what is wrong. The players' holdings are added as card
+    fields: lawful each, so no card counts more than 4 x 3 across the table (no carry)."""
     values = []
-    cards = -(3 * PLAYERS - 1) * _CARDS_START  # the twelve sums' card fields added, one start left
+    cards = -(PLAYERS - 1) * _CARDS_START  # the four holdings added, one start left
     for arrangement in players:
-        head, middle, tail = arrangement.head, arrangement.middle, arrangement.tail
-        if arrangement.hand is not None or len(head) != 3 or len(middle) != 5 or len(tail) != 5:
+        found = _lawful_arrangement(arrangement)
+        if found is None:
             return None
-        head_key, middle_key, tail_key = _key(head), _key(middle), _key(tail)
-        cards += (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT)
-        values.append((head, middle, tail, head_key, middle_key, tail_key))
+        values.append(found[0])
+        cards += found[1]
     if cards & _CARDS_TOO_MANY:
         return None
-    duns = []
-    for head, middle, tail, head_key, middle_key, tail_key in values:
-        head_value = _planned(3, head, head_key)
-        middle_value = _planned(5, middle, middle_key)
-        tail_value = _planned(5, tail, tail_key)
-        if not head_value.strength < middle_value.strength <= tail_value.strength:
-            return None  # 相公
-        duns.append({HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value})
-    return duns
+    return values
 
 
 def _home_runs(shot_count: Sequence[int], rules: JokerThirteenRules = GSCAS) -> list[int]:

@@ -78,3 +78,34 @@ def test_the_fast_path_answers_what_the_full_checks_answer(seed, monkeypatch):
     assert fast == full
     scored = sum(1 for a in fast if not isinstance(a, list))
     assert 300 < scored < 1400  # both kinds of answer, many of each
+
+
+def with_hand(rng: random.Random, p: Arrangement) -> Arrangement:
+    """The arrangement with a hand: its cards and four more, sometimes one of them swapped out for another
+    card (a placed card then not in the hand), sometimes 16 or 18 cards."""
+    hand = [*p.head, *p.middle, *p.tail, *rng.sample(REALS, 4)]
+    kind = rng.randrange(4)
+    if kind == 1:
+        hand[rng.randrange(13)] = rng.choice(GAME_DECK)
+    elif kind == 2:
+        hand = hand[: rng.choice([16, 18])] + ([rng.choice(REALS)] if len(hand) < 18 else [])
+    return Arrangement(p.head, p.middle, p.tail, hand)
+
+
+def validation(p: Arrangement):
+    return j13.validate_arrangement(p.head, p.middle, p.tail, p.hand)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_legal_arrangement_answers_what_the_full_checks_answer(seed, monkeypatch):
+    rng = random.Random(100 + seed)
+    arrangements = []
+    for _ in range(800):
+        players = spoil(rng, deal(rng))
+        arrangements += [p if rng.randrange(2) else with_hand(rng, p) for p in players]
+    fast = [validation(p) for p in arrangements]
+    monkeypatch.setattr(j13, "_lawful_arrangement", lambda arrangement: None)
+    full = [validation(p) for p in arrangements]
+    assert fast == full
+    legal = sum(1 for a in fast if a.legal)
+    assert len(arrangements) // 4 < legal < len(arrangements) * 9 // 10  # both kinds of answer, many of each
