@@ -362,7 +362,10 @@ def _stand_in_table(rank: int, need: int) -> dict[int, tuple[Card, ...]]:
         held = Counter({c: n for c, n in zip(cards, counts, strict=True) if n})
         if sum(counts) + need > 5:
             continue
-        fields = sum((_CARD_LIMIT - 1 - DECK_COPIES[c] + n) << (_CARD_BITS * i) for i, (c, n) in enumerate(zip(cards, counts, strict=True)))
+        fields = sum(
+            (_CARD_LIMIT - 1 - DECK_COPIES[c] + n) << (_CARD_BITS * i)
+            for i, (c, n) in enumerate(zip(cards, counts, strict=True))
+        )
         chosen: list[Card] = []
         for suit, copy in _COPY_SLOTS:
             c = _CARD[rank, suit]
@@ -909,7 +912,9 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
     values = _lawful_round(players)
     if values is None:  # something may be wrong: the full checks say what
         checked = [_check(arrangement) for arrangement in players]
-        problems = [v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found]
+        problems = [
+            v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found
+        ]
         if problems or (problems := _table_duplicates(players)):
             raise InvalidInputError(problems)
         values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
