@@ -409,12 +409,6 @@ def _value_if_lawful(size: int, hand: Sequence[Card]) -> HandValue | None:
     return _planned(size, hand, key)
 
 
-def _key(hand: Sequence[Card]) -> int:
-    """The dun's sum (see above)."""
-    codes = _CODES
-    return _START + sum([codes[c.index] for c in hand])
-
-
 def _planned(size: int, hand: Sequence[Card], key: int) -> HandValue:
     """The value of the lawful dun ``hand`` of ``size`` cards whose sum is ``key``: its shape's plan."""
     if size == 5:
@@ -771,7 +765,13 @@ def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue],
     head, middle, tail, hand = arrangement.head, arrangement.middle, arrangement.tail, arrangement.hand
     if len(head) != 3 or len(middle) != 5 or len(tail) != 5:
         return None
-    head_key, middle_key, tail_key = _key(head), _key(middle), _key(tail)
+    codes = _CODES  # the sums unrolled, as in _value_if_lawful
+    a, b, c = head
+    head_key = _START + codes[a.index] + codes[b.index] + codes[c.index]
+    a, b, c, d, e = middle
+    middle_key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+    a, b, c, d, e = tail
+    tail_key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
     placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * _CARDS_START
     if placed & _CARDS_TOO_MANY:
         return None  # a card placed beyond the deck's copies
@@ -870,7 +870,8 @@ def _settle(
         else:
             duns[d] = "tie"
     shot = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
-    return Matchup(a, b, duns, shot, bonus_a, bonus_b, (a_shoots - b_shoots) * rules.shot + bonus_a - bonus_b)
+    points_a = (a_shoots - b_shoots) * rules.shot + bonus_a - bonus_b
+    return _new_tuple(Matchup, (a, b, duns, shot, bonus_a, bonus_b, points_a))  # no NamedTuple __new__ in Python
 
 
 def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
@@ -918,22 +919,29 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
         if problems or (problems := _table_duplicates(players)):
             raise InvalidInputError(problems)
         values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
-    matchups = tuple(_settle(a, b, values[a], values[b], rules) for a, b in combinations(range(PLAYERS), 2))
+    matchups = tuple([_settle(a, b, values[a], values[b], rules) for a, b in _PAIRS])
     shots, bonuses, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS
-    for m in matchups:
-        a_shot, b_shot = m.shot in ("a", "both"), m.shot in ("b", "both")
-        shots[m.a] += (a_shot - b_shot) * rules.shot
-        shots[m.b] += (b_shot - a_shot) * rules.shot
-        bonuses[m.a] += m.bonus_a - m.bonus_b
-        bonuses[m.b] += m.bonus_b - m.bonus_a
-        shot_count[m.a] += a_shot
-        shot_count[m.b] += b_shot
+    for a, b, _, shot, bonus_a, bonus_b, _ in matchups:
+        a_shot, b_shot = shot == "a" or shot == "both", shot == "b" or shot == "both"
+        shots[a] += (a_shot - b_shot) * rules.shot
+        shots[b] += (b_shot - a_shot) * rules.shot
+        bonuses[a] += bonus_a - bonus_b
+        bonuses[b] += bonus_b - bonus_a
+        shot_count[a] += a_shot
+        shot_count[b] += b_shot
     home_runs = _home_runs(shot_count, rules)
     scores = tuple(
-        PlayerScore(s, shots[s] + home_runs[s] + bonuses[s], shots[s], home_runs[s], bonuses[s], values[s])
-        for s in range(PLAYERS)
+        [
+            _new_tuple(
+                PlayerScore, (s, shots[s] + home_runs[s] + bonuses[s], shots[s], home_runs[s], bonuses[s], values[s])
+            )
+            for s in range(PLAYERS)
+        ]
     )
     return RoundScore(scores, matchups)
+
+
+_PAIRS = tuple(combinations(range(PLAYERS), 2))
 
 
 def _lawful_round(players: Sequence[Arrangement]) -> list[dict[Dun, HandValue]] | None:
