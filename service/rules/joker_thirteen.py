@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from itertools import combinations, product
+from itertools import combinations, combinations_with_replacement, product
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
@@ -455,6 +455,31 @@ def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
         table = _HEADS if size == 3 else _FIVES
         table[key & _SHAPE_MASK | (1 << 42 if size == 5 and key & _FLUSH_BITS else 0)] = plan
     return value
+
+
+_MIXED = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, Suit.SPADES)  # a rank's copies, in turn
+SHAPES = 16_303
+"""How many shapes lawful duns have: 560 heads and 15,743 five-card duns (tests/joker_thirteen/test_plans.py)."""
+
+
+def plan_every_shape() -> int:
+    """Make the plan of every shape there is now, as the first dun of each shape would (about half a
+    second): for a process that forks workers (gunicorn's ``preload_app``), so that they share the plans
+    instead of each making its own on first sight. Returns how many plans there are."""
+    for size in (3, 5):
+        for jokers in range(4):
+            for ranks in combinations_with_replacement(range(14, 1, -1), size - jokers):
+                counts = Counter(ranks)
+                hand = [JOKER] * jokers
+                for i, (rank, n) in enumerate(counts.items()):  # single cards in turned suits: mixed suits
+                    suits = _MIXED[i % 4 :] + _MIXED[: i % 4] if n == 1 else _MIXED
+                    hand += [_CARD[rank, suit] for suit in suits[:n]]
+                _evaluate(size, hand)
+                most = max(counts.values(), default=0)
+                if size == 5 and most <= 2:  # the same ranks in one suit (a pair only in spades: two copies)
+                    suit = Suit.SPADES if most == 2 else Suit.HEARTS
+                    _evaluate(size, [*[JOKER] * jokers, *(_CARD[rank, suit] for rank in ranks)])
+    return len(_HEADS) + len(_FIVES)
 
 
 def _head(reals: list[Card], jokers: int) -> HandValue:

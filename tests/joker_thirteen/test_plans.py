@@ -112,6 +112,17 @@ def test_every_shape_has_a_plan_and_it_is_the_ladder_for_every_deal(size, jokers
     assert len([s for s in shapes if not s >> 42]) == plain  # every rank multiset, as a mixed-suit deal
 
 
+def test_plan_every_shape_makes_every_plan_a_dun_can_need():
+    assert j13.plan_every_shape() == j13.SHAPES
+    assert (len(j13._HEADS), len(j13._FIVES)) == (560, 15_743)
+    rng = random.Random(16_303)
+    for jokers in range(4):
+        for hand in random_duns(rng, jokers, 2000) + suited_duns(rng, jokers, 1000):
+            assert_planned(hand)
+            assert_planned(hand[:3])
+    assert len(j13._HEADS) + len(j13._FIVES) == j13.SHAPES  # no dun needed a plan it had not made
+
+
 def test_every_stand_in_table_is_the_ladders_choice():
     """``_stand_in_table`` against ``_stand_ins`` itself, for every rank, every count of jokers and every
     lawful holding of that rank (c d h s s)."""
