@@ -79,7 +79,8 @@ class Placement(StrictSchema):
     bottom = card_list(0, MAX_DEALT, load_default=list)
 
     def build(self, data: dict[str, Any]) -> dict[Row, tuple]:
-        return {Row(name): tuple(cards) for name, cards in data.items()}
+        # every row is there (each defaults to no cards): one dict display, no loop and no Row(name)
+        return {ofc.TOP: tuple(data["top"]), ofc.MIDDLE: tuple(data["middle"]), ofc.BOTTOM: tuple(data["bottom"])}
 
 
 class FantasylandState(StrictSchema):
@@ -322,9 +323,12 @@ def board_value(value: ofc.BoardValue) -> dict[str, Any]:
 def player_score(p: ofc.PlayerScore) -> dict[str, Any]:
     """A showdown seat: the score and each row's category and royalty (boards/evaluate has full hands)."""
     value = p.value
+    top, middle, bottom = value.rows[ofc.TOP], value.rows[ofc.MIDDLE], value.rows[ofc.BOTTOM]
     return {
         "seat": p.seat, "total": p.total, "fouled": value.fouled, "foul_reasons": list(value.foul_reasons),
-        "rows": {r: {"category": value.rows[r].hand.category, "royalty": value.rows[r].royalty} for r in ROWS},
+        "rows": {"top": {"category": top.hand.category, "royalty": top.royalty},
+                 "middle": {"category": middle.hand.category, "royalty": middle.royalty},
+                 "bottom": {"category": bottom.hand.category, "royalty": bottom.royalty}},
         "royalties": value.royalties, "fantasyland_next": fantasyland_next(value.fantasyland_next),
     }  # fmt: skip
 
@@ -441,7 +445,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
             "violations": [violation(v) for v in result.violations],
             "boards": [board_cards(b) for b in result.boards],
             "score": hand_score(result.score) if result.score else None,
-            "discards": [{"seat": d.seat, "card": str(d.card), "action": d.action} for d in result.discards],
+            "discards": [{"seat": d.seat, "card": d.card.text, "action": d.action} for d in result.discards],
         }))  # fmt: skip
 
     return bp

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -94,11 +95,8 @@ def _row_problem(row: Row, hand: Sequence[Card], path: Path) -> InvalidInputErro
 
 _ROW_SIZE = {TOP: 3, MIDDLE: 5, BOTTOM: 5}
 _value_if_distinct = poker.value_if_distinct  # bound once: evaluate_row is the hottest path there is
+_hand_value = poker.hand_value
 _new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
-
-
-def _row_value(hand: HandValue, royalty_points: int) -> RowValue:
-    return _new_tuple(RowValue, (hand, royalty_points))
 
 
 def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",), rules: OfcRules = HOUSE) -> RowValue:
@@ -259,27 +257,26 @@ def evaluate_board(
     ``path`` locates the object holding ``board`` and ``fantasyland`` in the request, for errors."""
     check_board(board, path + ("board",))
     check_fantasyland(fantasyland, path + ("fantasyland",), rules)
-    # The board is checked whole above, so each row is valued without evaluate_row's own checks.
-    top, middle, bottom = poker.hand_value(board.top), poker.hand_value(board.middle), poker.hand_value(board.bottom)
-    reasons = foul_reasons(top, middle, bottom)
-    if reasons:  # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
-        rows = {TOP: _row_value(top, 0), MIDDLE: _row_value(middle, 0), BOTTOM: _row_value(bottom, 0)}
-        total = 0
-    else:
-        top_royalty, middle_royalty, bottom_royalty = (
-            rules.top_royalty[top.strength],
-            rules.middle_royalty[middle.strength],
-            rules.bottom_royalty[bottom.strength],
-        )
-        rows = {
-            TOP: _row_value(top, top_royalty),
-            MIDDLE: _row_value(middle, middle_royalty),
-            BOTTOM: _row_value(bottom, bottom_royalty),
-        }
-        total = top_royalty + middle_royalty + bottom_royalty
-    return _new_tuple(
-        BoardValue, (rows, bool(reasons), reasons, total, fantasyland_next(rows, bool(reasons), fantasyland, rules))
-    )
+    return _board_value(board, fantasyland, rules)
+
+
+def _board_value(board: Board, fantasyland: Fantasyland, rules: OfcRules) -> BoardValue:
+    """``evaluate_board`` of a board known complete, its cards distinct, its Fantasyland state valid."""
+    # Each row is valued without evaluate_row's own checks: the caller has checked the board whole.
+    top, middle, bottom = _hand_value(board.top), _hand_value(board.middle), _hand_value(board.bottom)
+    if top.strength > middle.strength or middle.strength > bottom.strength:
+        # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
+        rows = {TOP: _new_tuple(RowValue, (top, 0)), MIDDLE: _new_tuple(RowValue, (middle, 0)),
+                BOTTOM: _new_tuple(RowValue, (bottom, 0))}  # fmt: skip
+        reasons = foul_reasons(top, middle, bottom)
+        return _new_tuple(BoardValue, (rows, True, reasons, 0, fantasyland_next(rows, True, fantasyland, rules)))
+    top_royalty = rules.top_royalty[top.strength]
+    middle_royalty = rules.middle_royalty[middle.strength]
+    bottom_royalty = rules.bottom_royalty[bottom.strength]
+    rows = {TOP: _new_tuple(RowValue, (top, top_royalty)), MIDDLE: _new_tuple(RowValue, (middle, middle_royalty)),
+            BOTTOM: _new_tuple(RowValue, (bottom, bottom_royalty))}  # fmt: skip
+    total = top_royalty + middle_royalty + bottom_royalty
+    return _new_tuple(BoardValue, (rows, False, (), total, fantasyland_next(rows, False, fantasyland, rules)))
 
 
 # --- moves -------------------------------------------------------------------------------------------
@@ -444,10 +441,13 @@ def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcR
         rows = {TOP: side, MIDDLE: side, BOTTOM: side}
     else:
         rows_a, rows_b = value_a.rows, value_b.rows
-        rows = {r: _row_winner(rows_a[r].hand.strength, rows_b[r].hand.strength) for r in ROWS}
-    lines = 0
-    for w in rows.values():
-        lines += 1 if w == "a" else -1 if w == "b" else 0
+        rows = {
+            TOP: _row_winner(rows_a[TOP].hand.strength, rows_b[TOP].hand.strength),
+            MIDDLE: _row_winner(rows_a[MIDDLE].hand.strength, rows_b[MIDDLE].hand.strength),
+            BOTTOM: _row_winner(rows_a[BOTTOM].hand.strength, rows_b[BOTTOM].hand.strength),
+        }
+    winners = list(rows.values())
+    lines = winners.count("a") - winners.count("b")
     scoop = "a" if lines == 3 else "b" if lines == -3 else None
     bonus = rules.scoop_bonus if scoop == "a" else -rules.scoop_bonus if scoop == "b" else 0
     diff = value_a.royalties - value_b.royalties
@@ -470,9 +470,13 @@ def _check_players(count: int, rules: OfcRules) -> None:
 def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
     """The showdown of a hand (2-4 players as the rule set allows): every pair settled, totals summing to 0."""
     _check_players(len(seats), rules)
-    players_count = len(seats)
-    table = [c for seat in seats for c in seat.board.cards()]
-    if len(set(table)) != len(table):
+    table: set[Card] = set()
+    count = 0
+    for seat in seats:
+        top, middle, bottom = seat.board.top, seat.board.middle, seat.board.bottom
+        table.update(top, middle, bottom)
+        count += len(top) + len(middle) + len(bottom)
+    if len(table) != count:
         located = [
             (("players", s, "board", r.value, i), c)
             for s, seat in enumerate(seats)
@@ -480,7 +484,21 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
             for i, c in enumerate(seat.board.row(r))
         ]
         raise InvalidInputError(find_duplicates(located))
-    values = [evaluate_board(seat.board, seat.fantasyland, ("players", s), rules) for s, seat in enumerate(seats)]
+    values = []
+    for s, seat in enumerate(seats):
+        board = seat.board
+        if len(board.top) == 3 and len(board.middle) == 5 and len(board.bottom) == 5:
+            # no card is on the table twice (above) and the rows are full: check_board would pass
+            check_fantasyland(seat.fantasyland, ("players", s, "fantasyland"), rules)
+            values.append(_board_value(board, seat.fantasyland, rules))
+        else:  # evaluate_board names the row of the wrong size, as before
+            values.append(evaluate_board(board, seat.fantasyland, ("players", s), rules))
+    return _showdown(values, [seat.fantasyland for seat in seats], rules)
+
+
+def _showdown(values: Sequence[BoardValue], fantasyland: Sequence[Fantasyland], rules: OfcRules) -> HandScore:
+    """``score_hand`` of boards already valued: every pair settled, the totals, whether the button moves."""
+    players_count = len(values)
     matchups = tuple(settle(a, b, values[a], values[b], rules) for a, b in combinations(range(players_count), 2))
     totals = [0] * players_count
     for m in matchups:
@@ -488,15 +506,15 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
         totals[m.b] -= m.points_a
     players = tuple([_new_tuple(PlayerScore, (s, totals[s], values[s])) for s in range(players_count)])
     # The button stays put in any hand in which someone played Fantasyland.
-    return HandScore(players, matchups, not any(seat.fantasyland.active for seat in seats))
+    return HandScore(players, matchups, not any(fl.active for fl in fantasyland))
 
 
 # --- replaying a hand record -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One set of cards: what the seat was dealt, where it placed them, what it discarded."""
+class Action(NamedTuple):
+    """One set of cards: what the seat was dealt, where it placed them, what it discarded (a NamedTuple: a
+    hand record's request builds one per action, and a frozen dataclass cost five times as much)."""
 
     seat: int
     dealt: tuple[Card, ...]
@@ -504,8 +522,9 @@ class Action:
     discard: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(NamedTuple):
+    """A card discarded, by whom and at which action (a NamedTuple, as ``Action``)."""
+
     seat: int
     card: Card
     action: int
@@ -541,25 +560,86 @@ def validate_hand(
         raise InvalidInputError(problem(DOMAIN, ("dealer",), ProblemCode.BAD_SEAT, **case))
     for s, fl in enumerate(fantasyland):
         check_fantasyland(fl, ("players", s, "fantasyland"), rules)
-    order = turn_order(dealer, fantasyland, rules)
-    boards = [Board() for _ in range(len(fantasyland))]
+    order, plan = _turn_plan(dealer, tuple(fantasyland), rules)
+    # The replay keeps each seat's rows as growing lists and checks of each action only what the action
+    # itself could break: the right seat, the deal's size, its cards distinct and never dealt before, each
+    # placed or discarded exactly once, the counts the round asks for, no row overflowing. What earlier
+    # actions established holds by construction (each board holds what its seat's earlier rounds placed, its
+    # cards distinct and all dealt before), so nothing is validated twice. An action failing this quick check gets the full one (_action_problems), which
+    # names every violation (or finds none: the quick check may only be stricter).
+    rows: list[tuple[list[Card], list[Card], list[Card]]] = [([], [], []) for _ in fantasyland]
     dealt_so_far: set[Card] = set()
-    discards: list[Discard] = []
+    discarded: list[tuple[int, Card, int]] = []
+    planned = len(plan)
     for index, action in enumerate(actions):
-        problems = _action_problems(index, action, order, fantasyland, boards, dealt_so_far, rules)
-        if problems:
-            return HandRecordResult(False, tuple(problems), tuple(boards))
-        dealt_so_far.update(action.dealt)
-        boards[action.seat] = boards[action.seat].placed(action.placement)
-        discards += [Discard(action.seat, c, index) for c in action.discard]
-    if len(actions) < len(order):
+        dealt, placement, discard = action.dealt, action.placement, action.discard
+        top, middle, bottom = placement.get(TOP, ()), placement.get(MIDDLE, ()), placement.get(BOTTOM, ())
+        if index < planned:
+            seat, dealt_count, placed_count = plan[index]
+            on_top, on_middle, on_bottom = rows[seat]
+            plain = (
+                action.seat == seat
+                and len(dealt) == dealt_count
+                and len(discard) == dealt_count - placed_count
+                and len(top) + len(middle) + len(bottom) == placed_count
+                and len(on_top) + len(top) <= 3
+                and len(on_middle) + len(middle) <= 5
+                and len(on_bottom) + len(bottom) <= 5
+            )
+            if plain:
+                dealt_set = set(dealt)
+                # placed and discarded together are as many as dealt: the same set means each used once
+                plain = (
+                    len(dealt_set) == dealt_count
+                    and dealt_set.isdisjoint(dealt_so_far)
+                    and dealt_set == {*top, *middle, *bottom, *discard}
+                )
+        else:
+            plain = False
+        if not plain:
+            boards = _boards(rows)
+            problems = _action_problems(index, action, order, fantasyland, boards, dealt_so_far, rules)
+            if problems:
+                return HandRecordResult(False, tuple(problems), tuple(boards))
+            on_top, on_middle, on_bottom = rows[action.seat]
+        dealt_so_far.update(dealt)
+        on_top += top
+        on_middle += middle
+        on_bottom += bottom
+        discarded += [(action.seat, c, index) for c in discard]
+    boards = _boards(rows)
+    if len(actions) < planned:
         seat, round_ = order[len(actions)]
         missing = violation(
             DOMAIN, MoveViolation.RECORD_INCOMPLETE, index=len(actions), seat=seat, **_round_params(round_)
         )
         return HandRecordResult(False, (missing,), tuple(boards))
-    score = score_hand([Seat(b, fl) for b, fl in zip(boards, fantasyland)], rules)
-    return HandRecordResult(True, (), tuple(boards), score, tuple(discards))
+    # Every action legal and none missing: each board is complete (all its cards placed, no row overflowing)
+    # and no card is on two boards (each was dealt once), so the showdown skips score_hand's checks.
+    values = [_board_value(board, fl, rules) for board, fl in zip(boards, fantasyland)]
+    score = _showdown(values, fantasyland, rules)
+    return HandRecordResult(True, (), tuple(boards), score, tuple([_new_tuple(Discard, d) for d in discarded]))
+
+
+@lru_cache(maxsize=256)
+def _turn_plan(
+    dealer: int, fantasyland: tuple[Fantasyland, ...], rules: OfcRules
+) -> tuple[tuple[tuple[int, Round], ...], tuple[tuple[int, int, int], ...]]:
+    """The turn order and, for each of its actions, (seat, cards dealt, cards placed): the same few tables
+    serve every record of a table's seating, so they are built once."""
+    order = tuple(turn_order(dealer, fantasyland, rules))
+    plan = []
+    for seat, round_ in order:
+        if round_ == FANTASYLAND_ROUND:  # the count the player entered with (checked among the rule set's)
+            plan.append((seat, fantasyland[seat].cards or 0, rules.board_size))
+        else:
+            deal = rules.deals[int(round_) - 1]
+            plan.append((seat, deal.dealt, deal.placed))
+    return order, tuple(plan)
+
+
+def _boards(rows: Sequence[tuple[list[Card], list[Card], list[Card]]]) -> list[Board]:
+    return [Board(tuple(top), tuple(middle), tuple(bottom)) for top, middle, bottom in rows]
 
 
 def _round_params(round_: Round) -> dict[str, Any]:
