@@ -131,7 +131,9 @@ def child_exit(server, worker):
     from prometheus_client import multiprocess
 
     from service.api.observability import WORKER_EXITS, archive_dead_worker
+    from service.gunicorn_worker import SPREAD
 
+    SPREAD.release(getattr(worker, "slot", None))  # no worker waits for it to take connections
     WORKER_EXITS.inc()
     try:
         multiprocess.mark_process_dead(worker.pid)

@@ -82,9 +82,10 @@ class Target:
     rates: dict[int, list[float]] = field(default_factory=dict)  # connections -> req/s per window
     cpu: dict[int, list[float]] = field(default_factory=dict)  # connections -> (server CPU s, requests) sums
     splits: dict[int, list[str]] = field(default_factory=dict)
+    headers: tuple[tuple[str, str], ...] = ()  # besides Host and Accept
 
     def request(self) -> bytes:
-        return http_request(self.method, self.path, self.body)
+        return http_request(self.method, self.path, self.body, headers=self.headers)
 
 
 def targets() -> list[Target]:
@@ -131,6 +132,15 @@ def targets() -> list[Target]:
             "replay",
         ),
         Target("GET /openapi.json", "GET", "/openapi.json", s, goal=0.95, group="contract"),
+        Target(
+            "GET /openapi.json (Accept-Encoding: gzip)",
+            "GET",
+            "/openapi.json",
+            s,
+            goal=0.95,
+            group="contract",
+            headers=(("Accept-Encoding", "gzip"),),
+        ),
     ]
 
 

@@ -34,7 +34,7 @@ from bench.floor import Target, targets  # noqa: E402
 def environ_for(t: Target) -> dict[str, object]:
     from werkzeug.test import EnvironBuilder
 
-    builder = EnvironBuilder(path=t.path, method=t.method, data=t.body,
+    builder = EnvironBuilder(path=t.path, method=t.method, data=t.body, headers=list(t.headers),
                              content_type="application/json" if t.body else None)  # fmt: skip
     return builder.get_environ()
 

@@ -39,6 +39,16 @@ connections, a few threads per process) with three production fixes. ``gunicorn.
    prevent: a handshake the kernel completes between the last worker's final accept and its close is reset
    by that close (microseconds; README, "Shutdown and failures").
 
+4. New connections spread over the workers. The workers share one listening socket and the kernel
+   wakes them all for a new connection; the first to call ``accept`` gets it, so one worker could take a
+   whole burst of keep-alive connections and keep them while the other idles (in 2 of 3 loaded windows
+   of bench/floor.py, before). Each worker publishes how many connections it holds in a table shared by
+   all (``Spread``: a slot per worker, set up by the master before the fork); a worker holding more than
+   the least-loaded live worker lets a new connection wait up to ``SPREAD_DEFER`` s for that one to take
+   it, and takes it itself after that (a busy or stuck worker never leaves a connection waiting longer).
+   One listening socket, as before: a worker that exits or is recycled takes no queued connection with
+   it (``SO_REUSEPORT``, a socket per worker, was measured and dropped for that reason: bench/README.md).
+
 Also here, because they are about HTTP before the app: gunicorn's own refusals (400, 403, 414, 417, 431,
 500, 501) and this worker's (408, 431, 503) are problem+json with the service's headers
 (``problem_bytes``); a client's ``SCRIPT_NAME`` header is ignored; an HTTP/1.1 request without exactly
@@ -50,6 +60,7 @@ from __future__ import annotations
 import errno
 import json
 import logging
+import mmap
 import os
 import selectors
 import socket
@@ -57,6 +68,7 @@ import sys
 import threading
 import time
 import uuid
+import weakref
 from functools import partial
 from http import HTTPStatus
 from typing import Any
@@ -84,6 +96,47 @@ LINGER = 2.0  # seconds a closing connection is drained of what the client still
 SWEEP_EVERY = 0.1  # seconds between two looks for expired connections
 RECV_BYTES = 64 * 1024
 SWITCH_INTERVAL = float(os.environ.get("CARD_RULES_SWITCH_INTERVAL", "").strip() or 0.0005)
+
+SPREAD_DEFER = _env_seconds("CARD_RULES_SPREAD_DEFER", 0.005)  # longest a new connection waits for a freer worker
+
+
+class Spread:
+    """How many connections each worker holds, in memory the master maps before forking the workers, so
+    every worker reads the others' counts (one aligned int per slot: written by its worker alone, read
+    without a lock; a count a moment old only moves a connection by one). A slot is -1 when free."""
+
+    SLOTS = 64  # workers beyond this many (never in practice) take no part: they neither wait nor are waited for
+
+    def __init__(self) -> None:
+        self._memory = mmap.mmap(-1, 4 * self.SLOTS)  # anonymous and shared: the forked workers see one table
+        self.counts = memoryview(self._memory).cast("i")
+        for slot in range(self.SLOTS):
+            self.counts[slot] = -1
+        self._holders: list[Any] = [None] * self.SLOTS  # master side: slot -> weak reference to its worker
+
+    def claim(self, worker: Any) -> int | None:
+        """In the master, as a worker is made: a slot no live worker holds, set to 0 connections."""
+        for slot, holder in enumerate(self._holders):
+            if holder is None or holder() is None:
+                self._holders[slot] = weakref.ref(worker)
+                self.counts[slot] = 0
+                return slot
+        return None
+
+    def release(self, slot: int | None) -> None:
+        """The slot's worker is gone or stops accepting: no one waits for it."""
+        if slot is not None:
+            self.counts[slot] = -1
+
+    def freer_elsewhere(self, slot: int | None, mine: int) -> bool:
+        """Whether a live worker other than ``slot``'s holds fewer connections than ``mine``."""
+        if slot is None:
+            return False
+        counts = self.counts
+        return any(0 <= counts[other] < mine for other in range(self.SLOTS) if other != slot)
+
+
+SPREAD = Spread()  # made at import: gunicorn imports the worker class in the master, before any fork
 
 # problem+json for the answers the HTTP layer gives before the app (the app's own: service/api/errors.py)
 SERVER_HEADER = "card-rules"
@@ -155,6 +208,8 @@ class ThreadWorker(GunicornThreadWorker):
         self._waiting: dict[Any, None] = {}  # connections being read (or lingering) by the main loop
         self._next_sweep = 0.0
         self._local = threading.local()
+        self.slot = SPREAD.claim(self)  # in the master, before the fork (``Spread``)
+        self._paused_until = 0.0  # accepting paused until then: a freer worker may take the connection
 
     # --- the main loop: reading requests whole ----------------------------------------------------
 
@@ -168,7 +223,19 @@ class ThreadWorker(GunicornThreadWorker):
     def accept(self, listener: Any) -> None:
         """One connection per readiness event, as gthread: the workers wake together and share a burst
         between them. Taking a batch per event was tried (bench/attack.py): it let one worker take a whole
-        burst of clients, and the workload behind 500 idle connections fell to 35% of its baseline."""
+        burst of clients, and the workload behind 500 idle connections fell to 35% of its baseline.
+
+        A worker holding more connections than another live one first leaves the connection to it for
+        up to ``SPREAD_DEFER`` s (point 4 above): it stops watching the listening socket meanwhile, and
+        takes the connection itself when the pause ends if it is still queued (``set_accept_enabled``)."""
+        if self._accepting_for_good and SPREAD.freer_elsewhere(self.slot, self.nr_conns):
+            self._paused_until = time.monotonic() + SPREAD_DEFER
+            self.set_accept_enabled(False)
+            return
+        self._take(listener)
+
+    def _take(self, listener: Any) -> None:
+        """Accept one connection queued on ``listener``, if there is one."""
         try:
             client, address = listener.accept()
         except OSError as error:
@@ -176,6 +243,7 @@ class ThreadWorker(GunicornThreadWorker):
                 raise
             return
         self.nr_conns += 1
+        self._publish()
         conn = TConn(self.cfg, client, address, listener.getsockname())  # non-blocking
         conn.initialized = True  # no TLS, no HTTP/2: the parser is ours (``handle``)
         self._wait_for_request(conn, b"")
@@ -355,7 +423,12 @@ class ThreadWorker(GunicornThreadWorker):
     def _close(self, conn: Any) -> None:
         self._unwatch(conn)
         self.nr_conns -= 1
+        self._publish()
         conn.close()
+
+    def _publish(self) -> None:
+        if self.slot is not None and self._accepting_for_good:
+            SPREAD.counts[self.slot] = self.nr_conns
 
     def _sweep(self, force: bool = False) -> None:
         """Close the connections whose deadline has passed (all, with ``force``)."""
@@ -374,7 +447,10 @@ class ThreadWorker(GunicornThreadWorker):
 
     def wait_for_and_dispatch_events(self, timeout: float) -> None:
         # stopping: look at the deadlines (capped by ``_cap_keepalive``) often, not once a second
-        super().wait_for_and_dispatch_events(timeout if self.alive else min(timeout, SWEEP_EVERY))
+        timeout = timeout if self.alive else min(timeout, SWEEP_EVERY)
+        if self._paused_until:  # wake when the pause for a freer worker ends (``accept``)
+            timeout = max(0.0, min(timeout, self._paused_until - time.monotonic()))
+        super().wait_for_and_dispatch_events(timeout)
 
     # gthread's own bookkeeping of waiting connections, replaced by ``_waiting``
     def murder_keepalived(self, force: bool = False) -> None:
@@ -493,9 +569,24 @@ class ThreadWorker(GunicornThreadWorker):
 
     # --- SIGTERM: stop accepting at once ----------------------------------------------------------------
 
+    @property
+    def _accepting_for_good(self) -> bool:
+        return self.alive and not getattr(self, "_closed_listeners", False)
+
     def set_accept_enabled(self, enabled: bool) -> None:
+        if enabled and self._paused_until:  # gunicorn's loop re-enables at once: not before the pause ends
+            if time.monotonic() < self._paused_until:
+                return
+            self._paused_until = 0.0
+            super().set_accept_enabled(True)
+            for listener in self.sockets:  # what no freer worker took meanwhile is this one's
+                self._take(listener)
+            return
         super().set_accept_enabled(enabled)
-        if not enabled and not self.alive:  # stopping (SIGTERM, max_requests): close our listening sockets
+        if not enabled and not self.alive and not getattr(self, "_closed_listeners", False):
+            # stopping (SIGTERM, max_requests): no one waits for this worker, and its listening sockets close
+            self._closed_listeners = True
+            SPREAD.release(self.slot)
             for listener in self.sockets:
                 self._accept_pending(listener)
                 listener.close()
@@ -509,6 +600,6 @@ class ThreadWorker(GunicornThreadWorker):
             return
         while True:
             count = self.nr_conns
-            self.accept(listener)  # one connection, or nothing when none is queued
+            self._take(listener)  # one connection, or nothing when none is queued
             if self.nr_conns == count:
                 return

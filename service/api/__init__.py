@@ -12,6 +12,7 @@ from flask import Blueprint, Flask
 
 from service.api import cors, docs, i18n, meta, observability
 from service.api.errors import register_error_handlers
+from service.api.response import ServiceResponse
 from service.rules.games import GAMES, Game
 
 DEFAULT_OPENAPI_PATH = str(Path(__file__).resolve().parents[2] / "openapi.yaml")
@@ -34,6 +35,7 @@ def game_blueprint(game: Game) -> Blueprint:
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
+    app.response_class = ServiceResponse  # answers in one step (service/api/response.py)
     app.config.update(config_from_environment())
     app.config.update(config or {})
     app.config["DEBUG"] = False  # never reachable: a debugger would run code for anyone

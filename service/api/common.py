@@ -15,6 +15,7 @@ from service.api import i18n, texts
 from service.api.errors import ApiProblem
 from service.api.limits import check_json_depth, read_body, too_deep
 from service.api.loading import fast_load
+from service.api.response import ServiceResponse
 from service.api.schema import CardField, CardList, StrictBoolean, StrictInteger, StrictSchema, card_list  # noqa: F401 - re-exported
 from service.rules.cards import Card, card_texts  # noqa: F401 - card_texts re-exported for the games' answers
 from service.rules.errors import Violation, quoted
@@ -237,7 +238,7 @@ def answer(body: Any, status: int = 200) -> Response:
         data = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
     except orjson.JSONEncodeError:
         data = json.dumps(body, separators=(",", ":")).encode()
-    return Response(data, status=status, mimetype="application/json")
+    return ServiceResponse(data, status=status, content_type="application/json")
 
 
 def hand_value(hand: HandValue, lang: str | None = None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import BadRequest, HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
 from service.api import i18n, texts
+from service.api.response import ServiceResponse
 from service.rules.errors import InvalidInputError
 from service.rules.messages import Message
 
@@ -126,7 +127,7 @@ def problem(status: int, detail: str, errors: list[dict[str, str]] | None = None
         "detail": detail,
         "errors": errors,
     }
-    return Response(
+    return ServiceResponse(
         json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON
     )  # UTF-8, like every answer
 

@@ -3,6 +3,7 @@ workers), served as the same bytes every time, with an ``ETag`` and ``304 Not Mo
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 
@@ -19,7 +20,7 @@ PATHS = ("/openapi.yaml", "/openapi.json")
 def test_the_yaml_is_the_file_byte_for_byte_and_the_json_is_the_same_document(client):
     assert client.get("/openapi.yaml").get_data() == FILE
     served = client.get("/openapi.json").get_data()
-    assert served == json.dumps(yaml.safe_load(FILE), ensure_ascii=False).encode()
+    assert served == json.dumps(yaml.safe_load(FILE), ensure_ascii=False, separators=(",", ":")).encode()
     assert json.loads(served) == yaml.safe_load(FILE)
 
 
@@ -62,3 +63,39 @@ def test_any_other_if_none_match_gets_the_document(client, path, given):
 
 def test_the_two_documents_have_different_tags(client):
     assert client.get("/openapi.yaml").headers["ETag"] != client.get("/openapi.json").headers["ETag"]
+
+
+GZIP_ACCEPTED = ("gzip", "gzip, deflate, br", "br;q=1.0, gzip;q=0.8, *;q=0.1", "*", "deflate, *;q=0.5", "X-GZIP")
+GZIP_REFUSED = ("identity", "gzip;q=0", "*;q=0", "gzip;q=0, *", "deflate, br", "")
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("given", GZIP_ACCEPTED)
+def test_a_client_that_takes_gzip_gets_the_same_document_compressed_with_a_tag_of_its_own(client, path, given):
+    plain = client.get(path)
+    packed = client.get(path, headers={"Accept-Encoding": given})
+    assert packed.status_code == 200 and packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.get_data()) == plain.get_data()
+    assert len(packed.get_data()) < len(plain.get_data()) / 4
+    assert packed.headers["ETag"] == f'"{hashlib.sha256(packed.get_data()).hexdigest()[:32]}"' != plain.headers["ETag"]
+    for answer in (plain, packed):
+        assert [v.strip() for v in answer.headers["Vary"].split(",")] == ["Accept-Encoding", "Accept-Language"]
+    assert (
+        client.get(path, headers={"Accept-Encoding": given, "If-None-Match": packed.headers["ETag"]}).status_code == 304
+    )
+    # the plain form's tag does not name the compressed form: the client gets the form it asked for
+    again = client.get(path, headers={"Accept-Encoding": given, "If-None-Match": plain.headers["ETag"]})
+    assert again.status_code == 200 and again.get_data() == packed.get_data()
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("given", GZIP_REFUSED)
+def test_a_client_that_does_not_take_gzip_gets_the_plain_document(client, path, given):
+    answer = client.get(path, headers={"Accept-Encoding": given})
+    assert "Content-Encoding" not in answer.headers
+    assert answer.get_data() == client.get(path).get_data()
+
+
+def test_the_compressed_documents_are_the_same_bytes_on_every_start(tmp_path):
+    first = meta.Document.of(FILE, "application/yaml")
+    assert meta.Document.of(FILE, "application/yaml") == first  # no time stamp in the gzip header

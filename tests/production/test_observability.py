@@ -7,11 +7,15 @@ import io
 import json
 import logging
 import re
+import struct
+import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from service.api import create_app
-from service.api.observability import JsonFormatter, request_id_from
+from service.api import create_app, observability
+from service.api.observability import JsonFormatter, StdoutHandler, request_id_from
 
 ROW = "/v1/ofc-pineapple/rows/evaluate"
 
@@ -143,3 +147,55 @@ def test_a_405_on_a_real_route_is_labelled_with_that_route():
     assert REQUESTS.labels("GET", "/v1/big-two/plays/classify", "405")._value.get() == before + 1
     client.get("/no-such-route", buffered=True)
     assert REQUESTS.labels("GET", "unmatched", "404")._value.get() >= 1
+
+
+ACCESS_FIELDS = {
+    "method": st.sampled_from(sorted(observability.METHODS | {"OTHER"})),
+    "path": st.text(max_size=300).map(lambda p: p[: observability.MAX_LOGGED_PATH]),
+    "route": st.sampled_from(["/healthz", ROW, observability.UNMATCHED]),
+    "status": st.integers(100, 599),
+    "duration_ms": st.floats(0, 1e6, allow_nan=False).map(lambda ms: round(ms, 3)),
+    "request_id": st.from_regex(observability.REQUEST_ID_PATTERN, fullmatch=True),
+    "pid": st.integers(1, 2**22),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(created=st.floats(0, 4e9, allow_nan=False), fields=st.fixed_dictionaries(ACCESS_FIELDS))
+def test_the_access_line_written_straight_is_the_formatters_line(created, fields):
+    fields = {name: fields[name] for name in ACCESS_FIELDS}  # the middleware's order
+    record = observability.AccessRecord(dict(fields))
+    record.created = created
+    assert observability.access_line(created, fields) == JsonFormatter().format(record) + "\n"
+
+
+def test_in_production_the_access_line_skips_the_logging_calls(client, capsys, monkeypatch):
+    handled = []
+    monkeypatch.setattr(observability.access_log, "handle", handled.append)
+    service_log = logging.getLogger("service")  # as under gunicorn: only the JSON lines to stdout (no pytest capture)
+    monkeypatch.setattr(service_log, "handlers", [h for h in service_log.handlers if type(h) is StdoutHandler])
+    capsys.readouterr()
+    client.get("/healthz", headers={"X-Request-ID": "straight-1"}, buffered=True)
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert handled == []
+    assert [(line["logger"], line["path"], line["status"], line["request_id"]) for line in lines] == [
+        ("service.access", "/healthz", 200, "straight-1")
+    ]
+
+
+def test_metrics_read_again_when_a_new_workers_file_is_still_empty(tmp_path, monkeypatch):
+    from prometheus_client.mmap_dict import MmapedDict
+
+    monkeypatch.setattr(observability, "_cache", (0.0, b""))
+    path = tmp_path / "counter_4242.db"
+    path.write_bytes(b"")  # created, not yet written: what a reader meets in the moment after a worker's first metric
+    threading.Timer(0.015, lambda: MmapedDict(str(path)).close()).start()
+    text = observability.multiprocess_text(str(tmp_path))
+    assert isinstance(text, bytes)
+
+
+def test_metrics_do_not_hide_a_file_that_stays_broken(tmp_path, monkeypatch):
+    monkeypatch.setattr(observability, "_cache", (0.0, b""))
+    (tmp_path / "counter_4242.db").write_bytes(b"")
+    with pytest.raises(struct.error):
+        observability.multiprocess_text(str(tmp_path))
