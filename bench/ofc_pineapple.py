@@ -1,5 +1,6 @@
 """Pineapple OFC benchmark: row evaluation in process against treys and phevaluator, then the HTTP
-service's hands/score against /healthz on one gunicorn. Run: ``.venv/bin/python bench/ofc_pineapple.py``.
+service's hands/score against /healthz on one gunicorn. Run: ``.venv/bin/python bench/ofc_pineapple.py``;
+``--split`` prints only each operation's request split in process (decode, load, rules, answer; issue 15).
 
 Targets (checked within this one run; only ratios count on a shared machine):
   * rows evaluated from card strings at least as fast as treys from the same strings (Card.new + evaluate);
@@ -400,11 +401,119 @@ def http(args: argparse.Namespace) -> dict[str, object]:
     return {"http_ratio": ratio, "http_overall": overall, "http_met": met, "cpu_ratio": cpu_ratio, "server": s.server}
 
 
+def request_split(repeats: int = 9) -> None:
+    """Each ofc-pineapple operation of bench/floor.py split in process (issue 15): decoding the body, checking
+    its depth, loading it, the rules, shaping the answer, encoding it; and the rules as they were before issue
+    15 (tests/ofc_pineapple/replay_reference.py), so the table shows what the change moved in one run.
+    Microseconds, best of ``repeats``, garbage collector off."""
+    import gc
+    import timeit
+
+    import orjson
+
+    from service.api import ofc_pineapple as api
+    from service.api.common import decode_json, violation
+    from service.api.limits import check_json_depth
+    from service.api.loading import fast_load
+    from tests.ofc_pineapple import replay_reference as before
+
+    def example(name: str) -> bytes:
+        return (Path(__file__).resolve().parents[1] / "examples" / f"{name}.json").read_bytes()
+
+    def best(call: object, number: int) -> float:
+        return min(timeit.repeat(call, number=number, repeat=repeats)) / number * 1e6  # type: ignore[arg-type]
+
+    rows = []
+    house = ofc.HOUSE
+    cases: list[tuple[str, bytes, object, object, object, object, int]] = []
+    raw = example("ofcValidateHand")
+    schema = api.HandValidateRequest()
+    body = fast_load(schema, json.loads(raw))
+    states = [p["fantasyland"] for p in body["players"]]
+    result = ofc.validate_hand(body["dealer"], states, body["actions"], house)
+    cases.append((
+        "hands/validate (15 actions)", raw, schema,
+        lambda: ofc.validate_hand(body["dealer"], states, body["actions"], house),
+        lambda: before.validate_hand(body["dealer"], states, body["actions"], house),
+        lambda: {"legal": result.legal, "violations": [], "boards": [api.board_cards(b) for b in result.boards],
+                 "score": api.hand_score(result.score),  # type: ignore[arg-type]
+                 "discards": [{"seat": d.seat, "card": d.card.text, "action": d.action} for d in result.discards]},
+        200,
+    ))  # fmt: skip
+    raw2 = example("ofcScoreHand")
+    schema2 = api.HandScoreRequest()
+    seats = fast_load(schema2, json.loads(raw2))["players"]
+    score = ofc.score_hand(seats, house)
+    cases.append(("hands/score", raw2, schema2, lambda: ofc.score_hand(seats, house),
+                  lambda: before.score_hand(seats, house), lambda: api.hand_score(score), 2000))  # fmt: skip
+    raw3 = example("ofcValidateMove")
+    schema3 = api.MoveValidateRequest()
+    m = fast_load(schema3, json.loads(raw3))
+    move_args = (m["board"], m["round"], m["dealt"], m["placement"], m["discard"], m["seen"])
+    move = ofc.validate_move(*move_args)
+    cases.append((
+        "moves/validate", raw3, schema3, lambda: ofc.validate_move(*move_args),
+        lambda: before.validate_move(*move_args),
+        lambda: {"legal": move.legal, "violations": [violation(v) for v in move.violations],
+                 "board": api.board_cards(move.board)},
+        2000,
+    ))  # fmt: skip
+    raw4 = example("ofcCompareRows")
+    schema4 = api.RowCompareRequest()
+    c = fast_load(schema4, json.loads(raw4))
+    compared = ofc.compare_rows(ofc.Row(c["row"]), c["a"], c["b"])
+    cases.append(("rows/compare", raw4, schema4, lambda: ofc.compare_rows(ofc.Row(c["row"]), c["a"], c["b"]), None,
+                  lambda: {"winner": compared[0], "a": api.row_value(compared[1]), "b": api.row_value(compared[2])},
+                  4000))  # fmt: skip
+    raw5 = example("ofcEvaluateRow")
+    schema5 = api.RowEvaluateRequest()
+    e = fast_load(schema5, json.loads(raw5))
+    evaluated = ofc.evaluate_row(ofc.Row(e["row"]), e["cards"])
+    cases.append(("rows/evaluate", raw5, schema5, lambda: ofc.evaluate_row(ofc.Row(e["row"]), e["cards"]), None,
+                  lambda: api.row_value(evaluated), 4000))  # fmt: skip
+    app = create_app_quietly()
+    gc.disable()
+    try:
+        with app.test_request_context():  # the answer's labels render in a request's language
+            for name, raw, schema, rules, rules_before, shape, number in cases:
+                data = json.loads(raw)
+                shaped = shape()  # type: ignore[operator]
+                figures = [
+                    best(lambda: decode_json(raw), number),  # noqa: B023 - called at once
+                    best(lambda: check_json_depth(raw, data), number),  # noqa: B023
+                    best(lambda: fast_load(schema, data), number),  # noqa: B023
+                    best(rules, number),
+                    best(rules_before, number) if rules_before else None,
+                    best(shape, number),
+                    best(lambda: orjson.dumps(shaped, option=orjson.OPT_NON_STR_KEYS), number),  # noqa: B023
+                ]
+                rows.append([name, *("" if f is None else f"{f:,.1f}" for f in figures),
+                             f"{figures[2] / figures[3]:.2f}"])  # type: ignore[operator]  # fmt: skip
+    finally:
+        gc.enable()
+    heading(f"ofc-pineapple requests split in process, microseconds (best of {repeats})")
+    say(table(["operation", "decode", "depth", "load", "rules", "rules before", "shape", "encode", "load/rules"],
+              rows))  # fmt: skip
+
+
+def create_app_quietly() -> object:
+    import tempfile
+
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="bench-ofc-"))
+    from service.api import create_app
+
+    return create_app()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     common.add_inprocess_arguments(parser)
     common.add_http_arguments(parser)
+    parser.add_argument("--split", action="store_true", help="only the in-process split of each request (issue 15)")
     args = parser.parse_args(argv)
+    if args.split:
+        request_split()
+        return 0
     summary: dict[str, object] = {}
     if not args.skip_inprocess:
         summary |= inprocess(args)

@@ -303,7 +303,11 @@ def row_value(value: ofc.RowValue) -> dict[str, Any]:
 
 
 def board_cards(board: Board) -> dict[str, list[str]]:
-    return {r.value: card_texts(board.row(r)) for r in ROWS}
+    return {
+        "top": [c.text for c in board.top],
+        "middle": [c.text for c in board.middle],
+        "bottom": [c.text for c in board.bottom],
+    }
 
 
 def fantasyland_next(value: ofc.FantasylandNext) -> dict[str, Any]:
@@ -338,7 +342,7 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
         "players": [player_score(p) for p in score.players],
         "matchups": [
             {
-                "a": m.a, "b": m.b, "rows": {r: m.rows[r] for r in ROWS}, "lines": m.lines,
+                "a": m.a, "b": m.b, "rows": {"top": m.rows[ofc.TOP], "middle": m.rows[ofc.MIDDLE], "bottom": m.rows[ofc.BOTTOM]}, "lines": m.lines,
                 "scoop": m.scoop, "royalty_diff": m.royalty_diff, "points_a": m.points_a,
             }
             for m in score.matchups

@@ -269,14 +269,23 @@ def _board_value(board: Board, fantasyland: Fantasyland, rules: OfcRules) -> Boa
         rows = {TOP: _new_tuple(RowValue, (top, 0)), MIDDLE: _new_tuple(RowValue, (middle, 0)),
                 BOTTOM: _new_tuple(RowValue, (bottom, 0))}  # fmt: skip
         reasons = foul_reasons(top, middle, bottom)
-        return _new_tuple(BoardValue, (rows, True, reasons, 0, fantasyland_next(rows, True, fantasyland, rules)))
+        return _new_tuple(BoardValue, (rows, True, reasons, 0, _FOULED if fantasyland.active else _NOT_NEXT))
     top_royalty = rules.top_royalty[top.strength]
     middle_royalty = rules.middle_royalty[middle.strength]
     bottom_royalty = rules.bottom_royalty[bottom.strength]
     rows = {TOP: _new_tuple(RowValue, (top, top_royalty)), MIDDLE: _new_tuple(RowValue, (middle, middle_royalty)),
             BOTTOM: _new_tuple(RowValue, (bottom, bottom_royalty))}  # fmt: skip
     total = top_royalty + middle_royalty + bottom_royalty
-    return _new_tuple(BoardValue, (rows, False, (), total, fantasyland_next(rows, False, fantasyland, rules)))
+    if fantasyland.active:
+        next_hand = fantasyland_next(rows, False, fantasyland, rules)
+    else:  # fantasyland_next's entry, inline: the common case is one look-up
+        entry = rules.entry_by_strength.get(top.strength)
+        next_hand = _NOT_NEXT if entry is None else _new_tuple(FantasylandNext, (True, entry[0], entry[1]))
+    return _new_tuple(BoardValue, (rows, False, (), total, next_hand))
+
+
+_NOT_NEXT = FantasylandNext(False, None, None)  # shared: NamedTuples are immutable
+_FOULED = FantasylandNext(False, None, "fouled")
 
 
 # --- moves -------------------------------------------------------------------------------------------
@@ -322,8 +331,10 @@ def validate_move(
 
     Every problem is its own violation; well-formed input never raises.
     """
-    v: list[Violation] = []
     deal_size, place_size, discard_size, board_before = _expected_sizes(round_, len(dealt), rules)
+    if _plainly_legal_move(board, dealt, placement, discard, seen, deal_size, place_size, discard_size, board_before):
+        return MoveResult(True, (), board.placed(placement))
+    v: list[Violation] = []
     on_board = board.cards()
     if len(on_board) != board_before:
         where = {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
@@ -379,6 +390,47 @@ def validate_move(
             )
     legal = not v
     return MoveResult(legal, tuple(v), board.placed(placement) if legal else board)
+
+
+def _plainly_legal_move(
+    board: Board,
+    dealt: Sequence[Card],
+    placement: Mapping[Row, Sequence[Card]],
+    discard: Sequence[Card],
+    seen: Sequence[Card],
+    deal_size: int | None,
+    place_size: int,
+    discard_size: int,
+    board_before: int,
+) -> bool:
+    """True only when ``validate_move`` would find no violation, in a few set operations: the counts the
+    round asks for, no row overflowing, the board's and the deal's cards distinct, apart and not seen
+    elsewhere, and each dealt card placed or discarded exactly once. False when unsure: the full check
+    then names every violation (or finds none)."""
+    top, middle, bottom = placement.get(TOP, ()), placement.get(MIDDLE, ()), placement.get(BOTTOM, ())
+    on_top, on_middle, on_bottom = board.top, board.middle, board.bottom
+    if (
+        deal_size is None
+        or len(dealt) != deal_size
+        or discard_size < 0
+        or len(discard) != discard_size
+        or len(top) + len(middle) + len(bottom) != place_size
+        or len(on_top) + len(on_middle) + len(on_bottom) != board_before
+        or len(on_top) + len(top) > 3
+        or len(on_middle) + len(middle) > 5
+        or len(on_bottom) + len(bottom) > 5
+    ):
+        return False
+    dealt_set, on_board = set(dealt), {*on_top, *on_middle, *on_bottom}
+    # placed and discarded together are as many as dealt (the round's sizes add up): the same set as the
+    # deal means each dealt card used exactly once
+    return (
+        len(dealt_set) == deal_size
+        and len(on_board) == board_before
+        and dealt_set.isdisjoint(on_board)
+        and (not seen or (on_board.isdisjoint(seen) and dealt_set.isdisjoint(seen)))
+        and dealt_set == {*top, *middle, *bottom, *discard}
+    )
 
 
 def _sizes_text(sizes: Sequence[int]) -> str:
@@ -439,12 +491,15 @@ def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcR
     if value_a.fouled or value_b.fouled:  # the non-fouler wins every row: +6, plus its royalties
         side = "b" if value_a.fouled else "a"
         rows = {TOP: side, MIDDLE: side, BOTTOM: side}
-    else:
+    else:  # _row_winner of each row, inline
         rows_a, rows_b = value_a.rows, value_b.rows
+        a_top, b_top = rows_a[TOP].hand.strength, rows_b[TOP].hand.strength
+        a_middle, b_middle = rows_a[MIDDLE].hand.strength, rows_b[MIDDLE].hand.strength
+        a_bottom, b_bottom = rows_a[BOTTOM].hand.strength, rows_b[BOTTOM].hand.strength
         rows = {
-            TOP: _row_winner(rows_a[TOP].hand.strength, rows_b[TOP].hand.strength),
-            MIDDLE: _row_winner(rows_a[MIDDLE].hand.strength, rows_b[MIDDLE].hand.strength),
-            BOTTOM: _row_winner(rows_a[BOTTOM].hand.strength, rows_b[BOTTOM].hand.strength),
+            TOP: "a" if a_top > b_top else "b" if b_top > a_top else "tie",
+            MIDDLE: "a" if a_middle > b_middle else "b" if b_middle > a_middle else "tie",
+            BOTTOM: "a" if a_bottom > b_bottom else "b" if b_bottom > a_bottom else "tie",
         }
     winners = list(rows.values())
     lines = winners.count("a") - winners.count("b")
@@ -569,16 +624,16 @@ def validate_hand(
     # names every violation (or finds none: the quick check may only be stricter).
     rows: list[tuple[list[Card], list[Card], list[Card]]] = [([], [], []) for _ in fantasyland]
     dealt_so_far: set[Card] = set()
-    discarded: list[tuple[int, Card, int]] = []
+    discarded: list[tuple[int, Sequence[Card], int]] = []  # (seat, cards, action index)
     planned = len(plan)
     for index, action in enumerate(actions):
-        dealt, placement, discard = action.dealt, action.placement, action.discard
+        acting, dealt, placement, discard = action
         top, middle, bottom = placement.get(TOP, ()), placement.get(MIDDLE, ()), placement.get(BOTTOM, ())
         if index < planned:
             seat, dealt_count, placed_count = plan[index]
             on_top, on_middle, on_bottom = rows[seat]
             plain = (
-                action.seat == seat
+                acting == seat
                 and len(dealt) == dealt_count
                 and len(discard) == dealt_count - placed_count
                 and len(top) + len(middle) + len(bottom) == placed_count
@@ -601,12 +656,13 @@ def validate_hand(
             problems = _action_problems(index, action, order, fantasyland, boards, dealt_so_far, rules)
             if problems:
                 return HandRecordResult(False, tuple(problems), tuple(boards))
-            on_top, on_middle, on_bottom = rows[action.seat]
+            on_top, on_middle, on_bottom = rows[acting]
         dealt_so_far.update(dealt)
         on_top += top
         on_middle += middle
         on_bottom += bottom
-        discarded += [(action.seat, c, index) for c in discard]
+        if discard:
+            discarded.append((acting, discard, index))
     boards = _boards(rows)
     if len(actions) < planned:
         seat, round_ = order[len(actions)]
@@ -618,7 +674,8 @@ def validate_hand(
     # and no card is on two boards (each was dealt once), so the showdown skips score_hand's checks.
     values = [_board_value(board, fl, rules) for board, fl in zip(boards, fantasyland)]
     score = _showdown(values, fantasyland, rules)
-    return HandRecordResult(True, (), tuple(boards), score, tuple([_new_tuple(Discard, d) for d in discarded]))
+    discards = tuple([_new_tuple(Discard, (seat, c, index)) for seat, cards, index in discarded for c in cards])
+    return HandRecordResult(True, (), tuple(boards), score, discards)
 
 
 @lru_cache(maxsize=256)

@@ -1,19 +1,22 @@
-"""The hand-record replay and the showdown as they were before issue 15 made them cheaper: every action
-validated whole by ``validate_move`` against a ``Board`` rebuilt per action, the complete record scored by
-``score_hand`` with all its checks, each board by ``evaluate_board``. test_replay.py holds
-``ofc_pineapple.validate_hand``, ``score_hand`` and ``evaluate_board`` to exactly these."""
+"""The hand-record replay, the move check and the showdown as they were before issue 15 made them cheaper:
+every action validated whole by ``validate_move`` (every check, every time) against a ``Board`` rebuilt per
+action, the complete record scored by ``score_hand`` with all its checks, each board by ``evaluate_board``.
+test_replay.py holds ``ofc_pineapple.validate_hand``, ``validate_move``, ``score_hand`` and
+``evaluate_board`` to exactly these."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from itertools import combinations
 
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates
-from service.rules.errors import InvalidInputError, Path, problem, violation
+from service.rules.errors import InvalidInputError, Path, Violation, problem, violation
 from service.rules.ofc_pineapple import (
     BOTTOM,
     DOMAIN,
+    FANTASYLAND_ROUND,
     MIDDLE,
     ROWS,
     TOP,
@@ -25,15 +28,21 @@ from service.rules.ofc_pineapple import (
     HandRecordResult,
     HandScore,
     Matchup,
+    MoveResult,
     MoveViolation,
     PlayerScore,
     ProblemCode,
+    Round,
+    Row,
     RowValue,
     Seat,
-    _action_problems,
     _check_players,
+    _distinct,
+    _duplicates,
+    _expected_sizes,
     _round_params,
     _row_winner,
+    _sizes_text,
     check_board,
     check_fantasyland,
     fantasyland_next,
@@ -144,3 +153,113 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
     players = tuple([PlayerScore._make((s, totals[s], values[s])) for s in range(players_count)])
     # The button stays put in any hand in which someone played Fantasyland.
     return HandScore(players, matchups, not any(seat.fantasyland.active for seat in seats))
+
+
+def validate_move(
+    board: Board,
+    round_: Round,
+    dealt: Sequence[Card],
+    placement: Mapping[Row, Sequence[Card]],
+    discard: Sequence[Card],
+    seen: Sequence[Card] = (),
+    rules: OfcRules = HOUSE,
+) -> MoveResult:
+    """Is placing ``placement`` and discarding ``discard`` from ``dealt`` legal on ``board`` this round?
+
+    Every problem is its own violation; well-formed input never raises.
+    """
+    v: list[Violation] = []
+    deal_size, place_size, discard_size, board_before = _expected_sizes(round_, len(dealt), rules)
+    on_board = board.cards()
+    if len(on_board) != board_before:
+        where = {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
+        v.append(
+            violation(DOMAIN, MoveViolation.BOARD_NOT_AT_ROUND, expected=board_before, actual=len(on_board), **where)
+        )
+    if deal_size is None or len(dealt) != deal_size:
+        expected = _sizes_text(rules.fantasyland_sizes) if round_ == FANTASYLAND_ROUND else str(deal_size)
+        v.append(
+            violation(
+                DOMAIN,
+                MoveViolation.WRONG_DEAL_SIZE,
+                _distinct(dealt),
+                case="round",
+                expected=expected,
+                actual=len(dealt),
+            )
+        )
+    v += _duplicates(MoveViolation.DUPLICATE_ON_BOARD, on_board)
+    v += _duplicates(MoveViolation.DUPLICATE_IN_DEAL, dealt)
+    already = [c for c in dealt if c in set(on_board)]
+    if already:
+        v.append(violation(DOMAIN, MoveViolation.CARD_ALREADY_ON_BOARD, _distinct(already)))
+    visible = [c for c in [*on_board, *dealt] if c in set(seen)]
+    if visible:
+        v.append(violation(DOMAIN, MoveViolation.CARD_SEEN_ELSEWHERE, _distinct(visible)))
+    placed = [c for r in ROWS for c in placement.get(r, ())]
+    used = placed + list(discard)
+    v += _duplicates(MoveViolation.CARD_USED_TWICE, used)
+    not_dealt = [c for c in used if c not in set(dealt)]
+    if not_dealt:
+        v.append(violation(DOMAIN, MoveViolation.CARD_NOT_DEALT, _distinct(not_dealt)))
+    if len(placed) != place_size:
+        v.append(
+            violation(
+                DOMAIN, MoveViolation.WRONG_PLACEMENT_SIZE, _distinct(placed), expected=place_size, actual=len(placed)
+            )
+        )
+    if len(discard) != max(discard_size, 0):
+        v.append(
+            violation(
+                DOMAIN,
+                MoveViolation.WRONG_DISCARD_SIZE,
+                _distinct(discard),
+                expected=max(discard_size, 0),
+                actual=len(discard),
+            )
+        )
+    for r in ROWS:
+        if len(board.row(r)) + len(placement.get(r, ())) > r.size:
+            v.append(
+                violation(DOMAIN, MoveViolation.ROW_OVERFLOW, _distinct(placement.get(r, ())), row=r.value, size=r.size)
+            )
+    legal = not v
+    return MoveResult(legal, tuple(v), board.placed(placement) if legal else board)
+
+
+def _action_problems(
+    index: int,
+    action: Action,
+    order: Sequence[tuple[int, Round]],
+    fantasyland: Sequence[Fantasyland],
+    boards: Sequence[Board],
+    dealt_so_far: set[Card],
+    rules: OfcRules,
+) -> list[Violation]:
+    if index >= len(order):
+        return [violation(DOMAIN, MoveViolation.ACTION_AFTER_HAND_END, index=index)]
+    seat, round_ = order[index]
+    if action.seat != seat:
+        return [
+            violation(
+                DOMAIN, MoveViolation.OUT_OF_TURN, index=index, seat=seat, actual=action.seat, **_round_params(round_)
+            )
+        ]
+    problems = []
+    reused = [c for c in action.dealt if c in dealt_so_far]
+    if reused:
+        problems.append(violation(DOMAIN, MoveViolation.CARD_DEALT_TWICE, _distinct(reused), index))
+    move = validate_move(boards[seat], round_, action.dealt, action.placement, action.discard, (), rules)
+    problems += [replace(v, index=index) for v in move.violations]
+    # A Fantasyland player is dealt the count it entered with, not just any of 14-17.
+    expected = fantasyland[seat].cards
+    if (
+        round_ == FANTASYLAND_ROUND
+        and len(action.dealt) != expected
+        and not any(p.code == "wrong_deal_size" for p in problems)
+    ):
+        problems.append(violation(
+            DOMAIN, MoveViolation.WRONG_DEAL_SIZE, _distinct(action.dealt), index,
+            case="fantasyland_player", expected=expected, actual=len(action.dealt),
+        ))  # fmt: skip
+    return problems

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from service.rules import poker
 from service.rules.cards import DECK, Card
 from service.rules.errors import InvalidInputError
-from service.rules.games import GAMES
 from service.rules.ofc_pineapple import (
     BOTTOM,
     MIDDLE,
@@ -34,18 +33,11 @@ from service.rules.ofc_pineapple import (
     score_hand,
     turn_order,
     validate_hand,
+    validate_move,
 )
 from service.rules.ofc_rules import OfcRules
 from tests.ofc_pineapple import replay_reference
-
-RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]
-SEATINGS = [(rules, n) for rules in RULE_SETS for n in range(rules.players[0], rules.players[1] + 1)]
-SIZE = {TOP: 3, MIDDLE: 5, BOTTOM: 5}
-
-
-def ids(value: object) -> str:
-    return value.id if isinstance(value, OfcRules) else str(value)
-
+from tests.ofc_pineapple.test_rule_set_properties import RULE_SETS, SEATINGS, ids
 
 # --- legal records ------------------------------------------------------------------------------------
 
@@ -260,7 +252,7 @@ def test_the_replay_of_broken_records_is_the_reference(rules, players):
     assert expected <= codes, expected - codes
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.sampled_from(SEATINGS), st.randoms(use_true_random=False), st.integers(0, 3))
 def test_any_record_replays_as_the_reference(seating, rng, mutations):
     rules, players = seating
@@ -337,3 +329,66 @@ def test_the_showdown_is_the_reference(rules, players):
                 lambda: replay_reference.evaluate_board(seat.board, seat.fantasyland, ("players", s), rules),  # noqa: B023
             )
     assert refused > 20 and scored > 100
+
+
+# --- one move: validate_move's quick path ---------------------------------------------------------------
+
+
+def move_case(rng: random.Random, rules: OfcRules, players: int) -> tuple:
+    """A move from a random legal record (the seat's board before it, its round), then often broken: the
+    action as ``mutate`` breaks it, a card of the deal or a repeat on the board, another round, cards seen
+    elsewhere (some of them the deal's or the board's), a round the rule set lacks."""
+    dealer, fantasyland, actions = legal_record(rng, rules, players)
+    order = turn_order(dealer, fantasyland, rules)
+    i = rng.randrange(len(actions))
+    seat, round_ = order[i]
+    board = Board()
+    for a, (s, _) in zip(actions[:i], order):
+        if s == seat:
+            board = board.placed(a.placement)
+    action = (mutate(rng, [actions[i]], players) if rng.random() < 0.5 else [actions[i]]) or [actions[i]]
+    action = action[0]
+    rows = {row: list(board.row(row)) for row in ROWS}
+    on_board = [c for row in ROWS for c in rows[row]]
+    kind = rng.randrange(10)
+    if kind == 0 and action.dealt:  # a card of the deal already on the board
+        rng.choice(list(rows.values())).append(rng.choice(action.dealt))
+    elif kind == 1 and on_board:  # a card twice on the board
+        rng.choice(list(rows.values())).append(rng.choice(on_board))
+    elif kind == 2:  # another round
+        round_ = rng.choice([*range(1, rules.rounds + 1), *(["fantasyland"] if rules.has_fantasyland else [])])
+    elif kind == 3:  # a round the rule set lacks (refused)
+        round_ = rng.choice([0, rules.rounds + 1, "fantasyland", "six"])
+    elif kind in (4, 5) and on_board and action.dealt:  # a board card turned into a deal's or another board card
+        row = rng.choice([r for r in ROWS if rows[r]])
+        rows[row][rng.randrange(len(rows[row]))] = rng.choice(action.dealt if kind == 4 else on_board)
+    used = {*action.dealt, *on_board}
+    seen: list[Card] = []
+    if rng.random() < 0.5:
+        seen = rng.sample([c for c in DECK if c not in used], rng.randrange(1, 10))
+        if rng.random() < 0.3 and used:
+            seen.append(rng.choice(sorted(used, key=lambda c: c.index)))
+    board = Board(tuple(rows[TOP]), tuple(rows[MIDDLE]), tuple(rows[BOTTOM]))
+    return board, round_, action.dealt, action.placement, action.discard, tuple(seen)
+
+
+@pytest.mark.parametrize(("rules", "players"), SEATINGS, ids=ids)
+def test_a_move_is_validated_as_the_reference(rules, players):
+    rng = random.Random(f"move {rules.id} {players}")
+    legal = 0
+    codes: set[str] = set()
+    for _ in range(250):
+        case = move_case(rng, rules, players)
+        result = same_outcome(
+            lambda: validate_move(*case, rules=rules),  # noqa: B023
+            lambda: replay_reference.validate_move(*case, rules=rules),  # noqa: B023
+        )
+        if not isinstance(result, tuple):
+            legal += result.legal
+            codes |= {v.code for v in result.violations}
+            assert [v.params for v in result.violations] == [
+                v.params for v in replay_reference.validate_move(*case, rules=rules).violations
+            ]
+    assert legal > 40
+    assert {"board_not_at_round", "duplicate_on_board", "card_already_on_board", "card_seen_elsewhere",
+            "row_overflow", "card_not_dealt", "wrong_deal_size"} <= codes, codes  # fmt: skip
