@@ -9,11 +9,14 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from marshmallow import Schema, ValidationError
+from marshmallow import Schema, ValidationError, fields
 
+from service.api.common import decode_json, quick_json
+from service.api.limits import MAX_JSON_DEPTH
 from service.api.loading import fast_load
+from service.api.schema import CardField
 from service.rules.games import GAMES
 from tests.conftest import ROOT
 
@@ -128,3 +131,66 @@ def test_build_is_the_only_hook_of_a_request_schema():
     for name, schema_class in SCHEMA_BY_NAME.items():
         hooks = {(tag, hook[0]) for tag, entries in schema_class._hooks.items() for hook in entries}
         assert hooks == {("post_load", "_build")}, name
+
+
+SCALAR_FIELDS = (CardField, fields.String, fields.Integer, fields.Boolean, fields.Float)
+
+
+def declared_depth(node: Any) -> int:
+    """How deep a value ``node`` (a schema or a field) takes nests arrays and objects, at most."""
+    if isinstance(node, Schema):
+        return 1 + max((declared_depth(field) for field in node.fields.values()), default=0)
+    if isinstance(node, fields.Nested):
+        return declared_depth(node.schema)
+    if isinstance(node, fields.List):
+        return 1 + declared_depth(node.inner)
+    if isinstance(node, SCALAR_FIELDS) or type(node).__name__ == "RoundField":  # an int or "fantasyland"
+        return 0
+    raise AssertionError(f"{type(node).__name__}: say how deep a value of this field may nest")
+
+
+def test_what_a_request_schema_takes_is_never_nested_too_deep():
+    """``load_body`` skips the depth check when the fast path takes a body: shaped as its schema, it nests
+    no deeper than the schema does, which is far within the limit."""
+    depths = {name: declared_depth(schema_class()) for name, schema_class in SCHEMA_BY_NAME.items()}
+    assert max(depths.values()) <= 8 < MAX_JSON_DEPTH, depths
+
+
+def json_texts() -> st.SearchStrategy[str]:
+    """JSON texts as a client may write them: odd spacing, repeated keys, escapes, long numbers, colons."""
+    keys = st.sampled_from(["a", "b", "cards", "x:y", "é", '\\"q', "\\u003a", "\\u0061"])
+    scalars = st.one_of(
+        st.integers(-(10**25), 10**25).map(str),
+        st.floats(allow_nan=False, allow_infinity=False).map(repr),
+        st.sampled_from(['"Ah"', '"::"', '"\\u003a"', '"\\ud800"', '"\\n"', "true", "null", "1e400", "-0", "NaN"]),
+    )
+
+    def containers(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        space = st.sampled_from(["", " ", "\n", "\t"])
+        arrays = st.builds(lambda items, s: "[" + f",{s}".join(items) + "]", st.lists(inner, max_size=4), space)
+        objects = st.builds(
+            lambda pairs, s: "{" + f",{s}".join(f'"{k}"{s}:{s}{v}' for k, v in pairs) + "}",
+            st.lists(st.tuples(keys, inner), max_size=4),
+            space,
+        )
+        return arrays | objects
+
+    return st.recursive(scalars, containers, max_leaves=12)
+
+
+@settings(max_examples=500)
+@given(text=json_texts())
+def test_the_quick_json_reading_is_the_standard_one_or_declines(text):
+    raw = text.encode()
+    quick = quick_json(raw)
+    if quick is None:
+        return
+    assert quick == decode_json(raw)
+    assert repr(quick) == repr(decode_json(raw))  # the same types too (1 and 1.0, -0.0)
+
+
+def test_quick_json_declines_each_case_it_cannot_vouch_for():
+    for text in ('{"a":1,"a":2}', '{"a":[{"b":1,"b":1}]}', '{"a":"x","a":"\\u003a"}', '{"n":12345678901234567890123}',
+                 "[1e400]", '"\\ud800"', "NaN", "[1,]", "[" * 300 + "]" * 300):  # fmt: skip
+        assert quick_json(text.encode()) is None, text
+    assert quick_json(b'{"a": "b:c", "d": [1, -0.5]}') == {"a": "b:c", "d": [1, -0.5]}
