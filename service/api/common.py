@@ -270,10 +270,11 @@ def answer(body: Any, status: int = 200) -> Response:
     return ServiceResponse(data, status=status, content_type="application/json")
 
 
-def hand_value(hand: HandValue) -> dict[str, Any]:
+def hand_value(hand: HandValue, lang: str | None = None) -> dict[str, Any]:
+    """A hand value as answered; ``lang`` (the request's by default) when the caller has read it already."""
     body: dict[str, Any] = {
         "category": hand.category,
-        "label": i18n.label(hand),
+        "label": i18n.label(hand, lang),
         "strength": list(hand.strength),
         "cards": card_texts(hand.cards),
     }

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import fields, validate
 
+from service.api import i18n
 from service.api.common import (
     CardField,
     CardList,
@@ -27,7 +28,7 @@ from service.rules import joker_thirteen_suggest as suggest
 from service.rules.cards import NotationProblem, card_texts
 from service.rules.games import Game, find_game
 from service.rules.hand_value import HandValue
-from service.rules.joker_thirteen import DUNS, Arrangement, ArrangementViolation, Dun, ProblemCode
+from service.rules.joker_thirteen import DUNS, HEAD, MIDDLE, TAIL, Arrangement, ArrangementViolation, Dun, ProblemCode
 
 blueprint = Blueprint("joker_thirteen", __name__, url_prefix="/v1/joker-thirteen")
 RULES: j13.JokerThirteenRules = find_game("joker-thirteen").default.rules  # the registry's (its only rule set)
@@ -115,40 +116,47 @@ _suggest = JokerThirteenSuggestRequest()
 # --- answers -----------------------------------------------------------------------------------------
 
 
-def dun_value(dun: Dun, hand: HandValue) -> dict[str, Any]:
+# ``lang``: the request's language, read once per answer by the callers that answer several hands (a
+# read costs more than the label it picks).
+
+
+def dun_value(dun: Dun, hand: HandValue, lang: str | None = None) -> dict[str, Any]:
     """A dun's hand value (with ``resolved``: what each joker stands for) and its bonus per opponent beaten."""
-    return {"hand": hand_value(hand), "bonus": j13.bonus(dun, hand, RULES)}
+    return {"hand": hand_value(hand, lang), "bonus": j13.bonus(dun, hand, RULES)}
 
 
-def dun_hands(duns: Any) -> dict[str, Any]:
-    return {d.value: hand_value(duns[d]) for d in DUNS}
+def dun_hands(duns: Any, lang: str | None = None) -> dict[str, Any]:
+    return {"head": hand_value(duns[HEAD], lang), "middle": hand_value(duns[MIDDLE], lang),
+            "tail": hand_value(duns[TAIL], lang)}  # fmt: skip
 
 
 def arrangement_result(result: j13.ArrangementResult) -> dict[str, Any]:
     return {
         "legal": result.legal,
         "violations": [violation(v) for v in result.violations],
-        "duns": None if result.duns is None else dun_hands(result.duns),
+        "duns": None if result.duns is None else dun_hands(result.duns, i18n.language()),
         "discarded": None if result.discarded is None else card_texts(result.discarded),
     }
 
 
-def player_score(p: j13.PlayerScore) -> dict[str, Any]:
+def player_score(p: j13.PlayerScore, lang: str | None = None) -> dict[str, Any]:
     return {
         "seat": p.seat, "total": p.total, "shots": p.shots, "home_run": p.home_run, "bonus": p.bonus,
-        "duns": dun_hands(p.duns),
+        "duns": dun_hands(p.duns, lang),
     }  # fmt: skip
 
 
 def matchup(m: j13.Matchup) -> dict[str, Any]:
+    duns = m.duns
     return {
-        "a": m.a, "b": m.b, "duns": {d.value: m.duns[d] for d in DUNS}, "shot": m.shot,
-        "bonus_a": m.bonus_a, "bonus_b": m.bonus_b, "points_a": m.points_a,
+        "a": m.a, "b": m.b, "duns": {"head": duns[HEAD], "middle": duns[MIDDLE], "tail": duns[TAIL]},
+        "shot": m.shot, "bonus_a": m.bonus_a, "bonus_b": m.bonus_b, "points_a": m.points_a,
     }  # fmt: skip
 
 
 def round_score(score: j13.RoundScore) -> dict[str, Any]:
-    return {"players": [player_score(p) for p in score.players], "matchups": [matchup(m) for m in score.matchups]}
+    lang = i18n.language()
+    return {"players": [player_score(p, lang) for p in score.players], "matchups": [matchup(m) for m in score.matchups]}
 
 
 # --- routes ------------------------------------------------------------------------------------------
@@ -178,7 +186,8 @@ def duns_compare() -> Response:
     body = load_body(_dun_compare)
     dun = Dun(body["dun"])
     result, a, b = j13.compare_duns(dun, body["a"], body["b"])
-    return answer({"winner": result, "a": dun_value(dun, a), "b": dun_value(dun, b)})
+    lang = i18n.language()
+    return answer({"winner": result, "a": dun_value(dun, a, lang), "b": dun_value(dun, b, lang)})
 
 
 @blueprint.post("/arrangements/validate")

@@ -32,9 +32,10 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import combinations
+from functools import cache
+from itertools import combinations, combinations_with_replacement, product
 from operator import attrgetter, itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from service.rules import messages
 from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, extra_copies, find_duplicates
@@ -61,7 +62,8 @@ class Dun(StrEnum):
         return 3 if self is Dun.HEAD else 5
 
 
-DUNS = (Dun.HEAD, Dun.MIDDLE, Dun.TAIL)
+HEAD, MIDDLE, TAIL = Dun.HEAD, Dun.MIDDLE, Dun.TAIL  # plain names: Enum class attributes are slow to read
+DUNS = (HEAD, MIDDLE, TAIL)
 
 
 class Category(StrEnum):
@@ -271,94 +273,213 @@ def _ranks(singles: list[Group]) -> list[int]:
     return [reals[0].rank for reals, _ in singles]
 
 
-def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
-    """The strongest hand ``hand`` makes (already checked: right size, no card beyond the deck's copies)."""
+def _ladder(size: int, hand: Sequence[Card]) -> HandValue:
+    """The strongest hand ``hand`` makes, read from the ladder (already checked: right size, no card
+    beyond the deck's copies). ``_evaluate`` answers the same from its tables; this reads each shape once."""
     reals = sorted(hand, key=_INDEX, reverse=True)
     jokers = reals.count(JOKER)
     if jokers:
         del reals[:jokers]  # the joker's index (52) is the highest: they come first
     if size == 3:
         return _head(reals, jokers)
-    return _five_planned(reals, jokers)
+    return _five(reals, jokers)
 
 
 _INDEX = attrgetter("index")
 
-# --- five-card duns by plan ---------------------------------------------------------------------------
-# ``_five`` reads the ladder from the dun's ranks, whether its real cards share one suit, and (for what
-# a joker stands for) which cards it holds. Everything but the stand-ins depends on the first two only,
-# a few thousand shapes: the first dun of each shape is read by ``_five`` and its answer kept as a plan
-# (category, label, strength, the order of the real cards and jokers, how each stand-in is chosen).
-# Every later dun of that shape is the plan applied to its own cards: a dict look-up and a tuple, a
-# fraction of the ladder's cost. ``tests/joker_thirteen/test_plans.py`` checks plan against ladder.
+# --- duns by table ------------------------------------------------------------------------------------
+# The ladder reads a dun from its ranks, its jokers, whether its real cards share one suit and (only for
+# what a joker stands for) which cards of a rank it holds. So a dun is valued like an OFC row: each card
+# has a code, the codes of the dun's cards are added (one int per dun), and that sum is looked up.
+#
+#   bits 0-38    how many cards of each rank (3 bits per rank, 2 to 14)
+#   bits 39-41   how many jokers
+#   bits 42-57   per suit (c d h s, 4 bits each) the real cards of that suit plus the jokers, from 3: a
+#                field reaches 8 (its bit 3) exactly when all five cards are that suit or jokers (a flush)
+#   bits 58-428  per card (7 bits each, by Card.index, the joker last) how many times the dun holds it,
+#                from 63 minus the copies the deck holds: a field reaches 64 (its bit 6) exactly when the
+#                dun holds the card more often than the deck does
+#
+# Bits 0-41 and the flush bit are the dun's shape: a few thousand of them. The first dun of each shape is
+# read by the ladder and its answer kept as a plan (category, label, strength, which of the dun's cards
+# sorted high to low goes where, and how each joker's stand-in follows from the cards held of its rank).
+# Every later dun of that shape is one addition per card, a dict look-up, a sort of five cards and a tuple.
+# The brute-force tests (test_brute_force.py: every dun with a joker, every head) and test_plans.py
+# (every shape against the ladder) prove the tables.
 
 _HELD, _SUITED = 0, 1  # a stand-in chosen among the cards the dun does not hold, or the flush's own card
 _planning = threading.local()  # .recording: the stand-ins chosen while this thread makes a plan
 _new_tuple = tuple.__new__  # HandValue without NamedTuple's Python-level __new__
 
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    category: str
-    label: messages.Message
-    strength: tuple[int, ...]
-    order: Callable[[Sequence[Card]], tuple[Card, ...]] | None  # the real cards in order, no jokers
-    positions: tuple[int, ...]  # with jokers: each card of the answer, an index into the reals or -1
-    stand_ins: tuple[tuple[int, int, int], ...]  # (kind, rank, how many), in the order of the jokers
-
-
-_PLANS: dict[tuple[tuple[int, ...], bool], _Plan] = {}
+_JOKER_COUNT_SHIFT = 39
+_SHAPE_MASK = (1 << 42) - 1
+_SUIT_SHIFT = 42
+_FLUSH_BITS = sum(8 << (_SUIT_SHIFT + 4 * s) for s in range(4))
+_CARD_SHIFT = 58
+_CARD_BITS = 7
+_CARD_LIMIT = 1 << (_CARD_BITS - 1)  # a card field's bit 6: held beyond the deck's copies
+_RANK_CARDS_MASK = (1 << 4 * _CARD_BITS) - 1  # the four card fields of one rank (c d h s)
+_ALL_CARDS: tuple[Card, ...] = (*DECK, JOKER)  # by Card.index
 
 
-def _five_planned(reals: list[Card], jokers: int) -> HandValue:
-    suit = reals[0].suit
-    suited = all(c.suit is suit for c in reals)
-    key = (tuple([c.rank for c in reals]), suited)
-    plan = _PLANS.get(key)
+def _card_start(c: Card) -> int:
+    return (_CARD_LIMIT - 1 - DECK_COPIES[c]) << (_CARD_SHIFT + _CARD_BITS * c.index)
+
+
+_START = sum(3 << (_SUIT_SHIFT + 4 * s) for s in range(4)) + sum(_card_start(c) for c in _ALL_CARDS)
+_TOO_MANY = sum(_CARD_LIMIT << (_CARD_SHIFT + _CARD_BITS * c.index) for c in _ALL_CARDS)
+
+
+def _code(c: Card) -> int:
+    card = 1 << (_CARD_SHIFT + _CARD_BITS * c.index)
+    if c is JOKER:  # a joker counts in every suit: it never keeps the real cards from a flush
+        return (1 << _JOKER_COUNT_SHIFT) + sum(1 << (_SUIT_SHIFT + 4 * s) for s in range(4)) + card
+    return (1 << 3 * (c.rank - 2)) + (1 << (_SUIT_SHIFT + 4 * c.suit.order)) + card  # type: ignore[union-attr]
+
+
+_CODES: list[int] = [_code(c) for c in _ALL_CARDS]  # by Card.index: a list index is cheaper than a dict
+
+
+Plan = tuple[
+    str,  # category
+    messages.Message,  # label
+    tuple[int, ...],  # strength
+    Callable[[Sequence[Card]], tuple[Card, ...]],  # the answer's cards out of the dun's sorted high to low
+    tuple[Card, ...],  # what the jokers stand for, when that is the same for every dun of the shape
+    tuple[tuple[int, int, Mapping[int, tuple[Card, ...]]], ...],  # else per joker group: (shift, mask, table)
+]
+_HEADS: dict[int, Plan] = {}
+_FIVES: dict[int, Plan] = {}  # shape, or shape | 1 << 42 when the real cards share a suit
+
+
+@cache
+def _stand_in_table(rank: int, need: int) -> dict[int, tuple[Card, ...]]:
+    """What ``need`` jokers of ``rank`` stand for (``_stand_ins``), by the card fields of that rank in the
+    dun's sum: every lawful holding of the rank that leaves room for them."""
+    table: dict[int, tuple[Card, ...]] = {}
+    cards = [_CARD[rank, s] for s in (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)]
+    for counts in product(*(range(DECK_COPIES[c] + 1) for c in cards)):
+        held = Counter({c: n for c, n in zip(cards, counts, strict=True) if n})
+        if sum(counts) + need > 5:
+            continue
+        fields = sum(
+            (_CARD_LIMIT - 1 - DECK_COPIES[c] + n) << (_CARD_BITS * i)
+            for i, (c, n) in enumerate(zip(cards, counts, strict=True))
+        )
+        chosen: list[Card] = []
+        for suit, copy in _COPY_SLOTS:
+            c = _CARD[rank, suit]
+            if len(chosen) < need and held[c] < copy:
+                held[c] += 1
+                chosen.append(c)
+        table[fields] = tuple(chosen)
+    return table
+
+
+_SUITED_MASKS = {8 << (_SUIT_SHIFT + 4 * s.order): s for s in Suit}  # the flush bit -> its suit
+
+
+@cache
+def _suited_table(rank: int, need: int) -> dict[int, tuple[Card, ...]]:
+    """What ``need`` jokers copying ``rank`` in the flush's suit stand for, by the dun's flush bit."""
+    return {bit: (_CARD[rank, suit],) * need for bit, suit in _SUITED_MASKS.items()}
+
+
+def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
+    """The strongest hand ``hand`` makes, from the tables; a hand the deck cannot deal (an identical pair
+    off spades: the natural hand of a pair flush, in the tests and the suggester) from the ladder."""
+    value = _value_if_lawful(size, hand)
+    return _ladder(size, hand) if value is None else value
+
+
+def _value_if_lawful(size: int, hand: Sequence[Card]) -> HandValue | None:
+    """The dun's hand value from the tables, None when ``hand`` is not ``size`` cards or holds a card
+    more often than the deck does (``_dun_problems`` then says which)."""
+    codes = _CODES
+    if len(hand) != size:
+        return None
+    if size == 5:  # unrolled: no loop for the two sizes there are
+        a, b, c, d, e = hand
+        key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+    else:
+        a, b, c = hand
+        key = _START + codes[a.index] + codes[b.index] + codes[c.index]
+    if key & _TOO_MANY:
+        return None
+    return _planned(size, hand, key)
+
+
+def _planned(size: int, hand: Sequence[Card], key: int) -> HandValue:
+    """The value of the lawful dun ``hand`` of ``size`` cards whose sum is ``key``: its shape's plan."""
+    if size == 5:
+        plan = _FIVES.get(key & _SHAPE_MASK | (1 << 42 if key & _FLUSH_BITS else 0))
+    else:
+        plan = _HEADS.get(key & _SHAPE_MASK)
     if plan is None:
-        return _plan_five(key, reals, jokers)
-    if plan.order is not None:  # no joker
-        return _new_tuple(HandValue, (plan.category, plan.label, plan.strength, plan.order(reals), ()))
-    resolved: list[Card] = []
-    for kind, rank, need in plan.stand_ins:
-        if kind == _HELD:  # as _stand_ins, counting the dun's cards and the stand-ins chosen so far
-            for slot, copies in _COPY_SLOTS if need else ():
-                c = _CARD[rank, slot]
-                if reals.count(c) + resolved.count(c) < copies:
-                    resolved.append(c)
-                    need -= 1
-                    if not need:
-                        break
-        else:  # a plan never mixes the two kinds: a flush's stand-ins are all its own suit's
-            resolved += [_CARD[rank, suit]] * need  # type: ignore[index]
-    cards = tuple([JOKER if i < 0 else reals[i] for i in plan.positions])
-    return _new_tuple(HandValue, (plan.category, plan.label, plan.strength, cards, tuple(resolved)))
+        return _plan(size, hand, key)
+    category, label, strength, pick, resolved, stand_ins = plan
+    for shift, mask, table in stand_ins:
+        resolved += table[key >> shift & mask]
+    return _new_tuple(HandValue, (category, label, strength, pick(sorted(hand, key=_INDEX, reverse=True)), resolved))
 
 
-def _plan_five(key: tuple[tuple[int, ...], bool], reals: list[Card], jokers: int) -> HandValue:
-    """Read the dun with ``_five``, recording its stand-ins, and keep the plan of its shape."""
+def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
+    """Read the dun with the ladder, recording its stand-ins, and keep the plan of its shape."""
     recording: list[tuple[int, int, int]] = []
     _planning.recording = recording
     try:
-        value = _five(reals, jokers)
+        value = _ladder(size, hand)
     finally:
         _planning.recording = None
-    stand_ins = tuple(recording)
+    ordered: list[Card | None] = sorted(hand, key=_INDEX, reverse=True)
     positions = []
-    unused = list(reals)
-    for c in value.cards:
-        if c is JOKER:
-            positions.append(-1)
-        else:
-            i = next(i for i, u in enumerate(unused) if u is c)
-            unused[i] = None  # type: ignore[call-overload]  # an identical spade copy takes the next one
-            positions.append(i)
-    order = None
-    if not jokers:
-        picked = itemgetter(*positions)
-        order = picked if len(positions) > 1 else (lambda cards, picked=picked: (picked(cards),))
-    _PLANS[key] = _Plan(value.category, value.label, value.strength, order, tuple(positions), stand_ins)
+    for c in value.cards:  # an identical card (a joker, a spade's copy) takes the next free position
+        i = next(i for i, u in enumerate(ordered) if u is c)
+        ordered[i] = None
+        positions.append(i)
+    stand_ins = tuple(
+        (_CARD_SHIFT + _CARD_BITS * 4 * (rank - 2), _RANK_CARDS_MASK, _stand_in_table(rank, need))
+        if kind == _HELD
+        else (0, _FLUSH_BITS, _suited_table(rank, need))
+        for kind, rank, need in recording
+    )
+    plan: Plan = (
+        value.category, value.label, value.strength, itemgetter(*positions),
+        () if stand_ins else value.resolved or (), stand_ins,
+    )  # fmt: skip
+    category, label, strength, pick, resolved, _ = plan
+    for shift, mask, found in stand_ins:
+        resolved += found[key >> shift & mask]
+    if (category, label, strength, pick(sorted(hand, key=_INDEX, reverse=True)), resolved) == value:
+        # never otherwise (test_plans.py): a plan that did not give back the ladder's answer is not kept
+        table = _HEADS if size == 3 else _FIVES
+        table[key & _SHAPE_MASK | (1 << 42 if size == 5 and key & _FLUSH_BITS else 0)] = plan
     return value
+
+
+_MIXED = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, Suit.SPADES)  # a rank's copies, in turn
+SHAPES = 16_303
+"""How many shapes lawful duns have: 560 heads and 15,743 five-card duns (tests/joker_thirteen/test_plans.py)."""
+
+
+def plan_every_shape() -> int:
+    """Make the plan of every shape there is now, as the first dun of each shape would (about half a
+    second): for a process that forks workers (gunicorn's ``preload_app``), so that they share the plans
+    instead of each making its own on first sight. Returns how many plans there are."""
+    for size in (3, 5):
+        for jokers in range(4):
+            for ranks in combinations_with_replacement(range(14, 1, -1), size - jokers):
+                counts = Counter(ranks)
+                hand = [JOKER] * jokers
+                for i, (rank, n) in enumerate(counts.items()):  # single cards in turned suits: mixed suits
+                    suits = _MIXED[i % 4 :] + _MIXED[: i % 4] if n == 1 else _MIXED
+                    hand += [_CARD[rank, suit] for suit in suits[:n]]
+                _evaluate(size, hand)
+                most = max(counts.values(), default=0)
+                if size == 5 and most <= 2:  # the same ranks in one suit (a pair only in spades: two copies)
+                    suit = Suit.SPADES if most == 2 else Suit.HEARTS
+                    _evaluate(size, [*[JOKER] * jokers, *(_CARD[rank, suit] for rank in ranks)])
+    return len(_HEADS) + len(_FIVES)
 
 
 def _head(reals: list[Card], jokers: int) -> HandValue:
@@ -495,12 +616,15 @@ def evaluate_dun(dun: Dun | str, hand: Sequence[Card], path: Path = ("cards",)) 
 
     ``InvalidInputError`` (at ``path``) for a wrong size or a card held more often than the deck holds it.
     """
-    if dun.__class__ is not Dun:
-        dun = Dun(dun)
-    problems = _dun_problems(dun, hand, path)
-    if problems:
-        raise InvalidInputError(problems)
-    return _evaluate(dun.size, hand)
+    size = _DUN_SIZE.get(dun)
+    value = _value_if_lawful(size, hand) if size else None
+    if value is None:
+        raise InvalidInputError(_dun_problems(Dun(dun), hand, path))
+    return value
+
+
+_DUN_SIZE: dict[str, int] = {d.value: d.size for d in Dun}
+"""A dun (or its name) -> its size; a str enum hashes as its value."""
 
 
 def compare_duns(dun: Dun | str, a: Sequence[Card], b: Sequence[Card]) -> tuple[str, HandValue, HandValue]:
@@ -620,13 +744,12 @@ def _order_violations(duns: Mapping[Dun, HandValue]) -> Located:
 
 
 def _evaluate_all(arrangement: Arrangement) -> dict[Dun, HandValue] | None:
-    duns = {}
-    for dun in DUNS:
-        cards = arrangement.dun(dun)
-        if _dun_problems(dun, cards, ()):
-            return None
-        duns[dun] = _evaluate(dun.size, cards)
-    return duns
+    head = _value_if_lawful(3, arrangement.head)
+    middle = _value_if_lawful(5, arrangement.middle)
+    tail = _value_if_lawful(5, arrangement.tail)
+    if head is None or middle is None or tail is None:
+        return None
+    return {HEAD: head, MIDDLE: middle, TAIL: tail}
 
 
 def _check(arrangement: Arrangement) -> tuple[Located, dict[Dun, HandValue] | None]:
@@ -637,11 +760,63 @@ def _check(arrangement: Arrangement) -> tuple[Located, dict[Dun, HandValue] | No
     return found, duns
 
 
+def _left(hand: Sequence[Card], placed: Sequence[Card]) -> tuple[Card, ...]:
+    """``_discarded`` when every placed card is in the hand."""
+    left = list(hand)
+    for c in placed:
+        left.remove(c)
+    return tuple(by_rank_desc(left))
+
+
 def _discarded(arrangement: Arrangement) -> tuple[Card, ...] | None:
     if arrangement.hand is None:
         return None
     left = Counter(arrangement.hand) - Counter(c for dun in DUNS for c in arrangement.dun(dun))
     return tuple(by_rank_desc(left.elements()))
+
+
+_CARDS_START = _START >> _CARD_SHIFT  # a sum's card fields alone: their start, the bits of "too many"
+_CARDS_TOO_MANY = _TOO_MANY >> _CARD_SHIFT
+_CARD_FIELD: list[int] = [1 << (_CARD_BITS * c.index) for c in _ALL_CARDS]  # one card in the card fields
+
+
+def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue], int] | None:
+    """The duns of a legal arrangement (no violation at all) and what the player holds (the hand when
+    given, else the placed cards) as card fields from their start; None when anything may be wrong, for
+    ``_check`` to say what.
+
+    A dun's sum never carries from its low fields into its card fields, so the three sums' card fields
+    added hold each placed card's count; the hand's (17 cards) are added from ``_CARD_FIELD`` alone."""
+    head, middle, tail, hand = arrangement.head, arrangement.middle, arrangement.tail, arrangement.hand
+    if len(head) != 3 or len(middle) != 5 or len(tail) != 5:
+        return None
+    codes = _CODES  # the sums unrolled, as in _value_if_lawful
+    a, b, c = head
+    head_key = _START + codes[a.index] + codes[b.index] + codes[c.index]
+    a, b, c, d, e = middle
+    middle_key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+    a, b, c, d, e = tail
+    tail_key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+    placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * _CARDS_START
+    if placed & _CARDS_TOO_MANY:
+        return None  # a card placed beyond the deck's copies
+    holding = placed
+    if hand is not None:
+        if len(hand) != HAND_SIZE:
+            return None
+        field = _CARD_FIELD
+        held = sum([field[c.index] for c in hand])
+        holding = _CARDS_START + held
+        if holding & _CARDS_TOO_MANY:
+            return None  # the hand holds a card beyond the deck's copies
+        if (_CARDS_TOO_MANY + held - (placed - _CARDS_START)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
+            return None  # a card placed more often than the hand holds it: each field 64 + held - placed
+    head_value = _planned(3, head, head_key)
+    middle_value = _planned(5, middle, middle_key)
+    tail_value = _planned(5, tail, tail_key)
+    if not head_value.strength < middle_value.strength <= tail_value.strength:
+        return None  # 相公
+    return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding
 
 
 def validate_arrangement(
@@ -652,6 +827,9 @@ def validate_arrangement(
     A 相公 arrangement is simply not legal (it cannot be submitted), never penalised.
     """
     arrangement = Arrangement(head, middle, tail, hand)
+    lawful = _lawful_arrangement(arrangement)
+    if lawful is not None:
+        return ArrangementResult(True, (), lawful[0], None if hand is None else _left(hand, (*head, *middle, *tail)))
     found, duns = _check(arrangement)
     violations = tuple(v for _, v in found)
     return ArrangementResult(not violations, violations, duns, _discarded(arrangement))
@@ -660,9 +838,8 @@ def validate_arrangement(
 # --- the round score ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Matchup:
-    """Players ``a`` < ``b`` compared dun by dun, from ``a``'s side.
+class Matchup(NamedTuple):
+    """Players ``a`` < ``b`` compared dun by dun, from ``a``'s side (a NamedTuple: six per scored round).
 
     ``points_a`` is a's net from this pair without home runs: shot (+1 a shot b, -1 b shot a, 0 both or
     neither) + ``bonus_a`` - ``bonus_b``. A player's total is the sum of its matchups' points (negated on
@@ -678,8 +855,7 @@ class Matchup:
     points_a: int
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerScore:
+class PlayerScore(NamedTuple):
     seat: int
     total: int
     shots: int  # net 打槍 points
@@ -702,13 +878,25 @@ def _settle(
     rules: JokerThirteenRules = GSCAS,
 ) -> Matchup:
     """打槍 is "not losing any dun" (平手也算不輸); bonuses only for duns strictly won, never multiplied."""
-    duns = {d: winner(value_a[d], value_b[d]) for d in DUNS}
-    a_shoots = "b" not in duns.values()
-    b_shoots = "a" not in duns.values()
+    bonus_of = rules.bonus_by_name.get
+    duns: dict[Dun, str] = {}
+    bonus_a = bonus_b = 0
+    a_shoots = b_shoots = True
+    for d in DUNS:
+        hand_a, hand_b = value_a[d], value_b[d]
+        if hand_a.strength > hand_b.strength:
+            duns[d] = "a"
+            b_shoots = False
+            bonus_a += bonus_of((d, hand_a.category), 0)
+        elif hand_b.strength > hand_a.strength:
+            duns[d] = "b"
+            a_shoots = False
+            bonus_b += bonus_of((d, hand_b.category), 0)
+        else:
+            duns[d] = "tie"
     shot = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
-    bonus_a = sum(bonus(d, value_a[d], rules) for d in DUNS if duns[d] == "a")
-    bonus_b = sum(bonus(d, value_b[d], rules) for d in DUNS if duns[d] == "b")
-    return Matchup(a, b, duns, shot, bonus_a, bonus_b, (a_shoots - b_shoots) * rules.shot + bonus_a - bonus_b)
+    points_a = (a_shoots - b_shoots) * rules.shot + bonus_a - bonus_b
+    return _new_tuple(Matchup, (a, b, duns, shot, bonus_a, bonus_b, points_a))  # no NamedTuple __new__ in Python
 
 
 def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
@@ -747,27 +935,56 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
         raise InvalidInputError(
             problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players))
         )
-    checked = [_check(arrangement) for arrangement in players]
-    problems = [v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found]
-    if problems or (problems := _table_duplicates(players)):
-        raise InvalidInputError(problems)
-    values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
-    matchups = tuple(_settle(a, b, values[a], values[b], rules) for a, b in combinations(range(PLAYERS), 2))
+    values = _lawful_round(players)
+    if values is None:  # something may be wrong: the full checks say what
+        checked = [_check(arrangement) for arrangement in players]
+        problems = [
+            v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found
+        ]
+        if problems or (problems := _table_duplicates(players)):
+            raise InvalidInputError(problems)
+        values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
+    matchups = tuple([_settle(a, b, values[a], values[b], rules) for a, b in _PAIRS])
     shots, bonuses, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS
-    for m in matchups:
-        a_shot, b_shot = m.shot in ("a", "both"), m.shot in ("b", "both")
-        shots[m.a] += (a_shot - b_shot) * rules.shot
-        shots[m.b] += (b_shot - a_shot) * rules.shot
-        bonuses[m.a] += m.bonus_a - m.bonus_b
-        bonuses[m.b] += m.bonus_b - m.bonus_a
-        shot_count[m.a] += a_shot
-        shot_count[m.b] += b_shot
+    for a, b, _, shot, bonus_a, bonus_b, _ in matchups:
+        a_shot, b_shot = shot == "a" or shot == "both", shot == "b" or shot == "both"
+        shots[a] += (a_shot - b_shot) * rules.shot
+        shots[b] += (b_shot - a_shot) * rules.shot
+        bonuses[a] += bonus_a - bonus_b
+        bonuses[b] += bonus_b - bonus_a
+        shot_count[a] += a_shot
+        shot_count[b] += b_shot
     home_runs = _home_runs(shot_count, rules)
     scores = tuple(
-        PlayerScore(s, shots[s] + home_runs[s] + bonuses[s], shots[s], home_runs[s], bonuses[s], values[s])
-        for s in range(PLAYERS)
+        [
+            _new_tuple(
+                PlayerScore, (s, shots[s] + home_runs[s] + bonuses[s], shots[s], home_runs[s], bonuses[s], values[s])
+            )
+            for s in range(PLAYERS)
+        ]
     )
     return RoundScore(scores, matchups)
+
+
+_PAIRS = tuple(combinations(range(PLAYERS), 2))
+
+
+def _lawful_round(players: Sequence[Arrangement]) -> list[dict[Dun, HandValue]] | None:
+    """Every player's duns, when nothing can be wrong (the usual round): every arrangement legal
+    (``_lawful_arrangement``) and no card beyond the deck's copies across the table. None otherwise, for
+    ``_check`` and ``_table_duplicates`` to find what is wrong. The players' holdings are added as card
+    fields: lawful each, so no card counts more than 4 x 3 across the table (no carry)."""
+    values = []
+    cards = -(PLAYERS - 1) * _CARDS_START  # the four holdings added, one start left
+    for arrangement in players:
+        found = _lawful_arrangement(arrangement)
+        if found is None:
+            return None
+        values.append(found[0])
+        cards += found[1]
+    if cards & _CARDS_TOO_MANY:
+        return None
+    return values
 
 
 def _home_runs(shot_count: Sequence[int], rules: JokerThirteenRules = GSCAS) -> list[int]:
