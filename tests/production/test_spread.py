@@ -15,7 +15,7 @@ import pytest
 from bench.common import GunicornServer
 from bench.floor import connections_by_worker
 from service.gunicorn_worker import Spread
-from tests.production.server import LOOPBACK, read_answer
+from tests.production.server import LOOPBACK, read_answer, wait_until
 
 pytestmark = pytest.mark.xdist_group("production-processes")
 
@@ -61,9 +61,26 @@ def _window(port: int, connections: int) -> list[socket.socket]:
     return socks
 
 
+def _both_workers_take_connections(server: GunicornServer) -> None:
+    """Wait until each of the two workers takes a connection (on a loaded machine a worker may still be
+    starting when the master answers its first request, and the other would take everything meanwhile)."""
+
+    def one_each() -> bool:
+        socks = _window(server.port, 2)
+        time.sleep(0.05)
+        split = connections_by_worker(server)
+        for sock in socks:
+            sock.close()
+        time.sleep(0.1)
+        return split == [1, 1]
+
+    assert wait_until(one_each, timeout=30, step=0.2)
+
+
 def test_keep_alive_connections_spread_evenly_over_the_workers():
     # A generous wait for the freer worker, so that a loaded test machine does not decide the split.
     with GunicornServer(workers=2, env={"CARD_RULES_SPREAD_DEFER": "0.2"}) as server:
+        _both_workers_take_connections(server)
         splits = []
         for connections in (8, 8, 8, 9, 16):
             socks = _window(server.port, connections)
@@ -78,6 +95,7 @@ def test_keep_alive_connections_spread_evenly_over_the_workers():
 def test_a_worker_that_cannot_accept_delays_a_connection_by_the_wait_only():
     defer = 0.2
     with GunicornServer(workers=2, env={"CARD_RULES_SPREAD_DEFER": str(defer)}) as server:
+        _both_workers_take_connections(server)
         held = _window(server.port, 2)  # one each: a tie
         time.sleep(0.05)
         assert connections_by_worker(server) == [1, 1]
