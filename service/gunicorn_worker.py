@@ -218,6 +218,7 @@ class ThreadWorker(GunicornThreadWorker):
         # for up to the switch interval (5 ms by default) each time the main loop asks: with four busy
         # threads the loop, and every request waiting on it, crawls. 0.5 ms hands it over sooner.
         sys.setswitchinterval(SWITCH_INTERVAL)
+        observability.hold_access_lines()  # written by the main loop, a batch per turn (observability.py)
         super().init_process()
 
     def accept(self, listener: Any) -> None:
@@ -451,6 +452,7 @@ class ThreadWorker(GunicornThreadWorker):
         if self._paused_until:  # wake when the pause for a freer worker ends (``accept``)
             timeout = max(0.0, min(timeout, self._paused_until - time.monotonic()))
         super().wait_for_and_dispatch_events(timeout)
+        observability.write_held_lines()
 
     # gthread's own bookkeeping of waiting connections, replaced by ``_waiting``
     def murder_keepalived(self, force: bool = False) -> None:
@@ -565,6 +567,7 @@ class ThreadWorker(GunicornThreadWorker):
             log.error("request lost: its worker was killed after the timeout", extra={"fields": {
                 "request": label, "running_s": round(now - arrived, 3), "pid": os.getpid()}})  # fmt: skip
         self.cfg.worker_abort(self)
+        observability.write_held_lines()
         os._exit(1)
 
     # --- SIGTERM: stop accepting at once ----------------------------------------------------------------

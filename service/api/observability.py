@@ -17,6 +17,7 @@ the server closes the response, so ``duration_ms`` includes sending it.
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import glob
 import json
@@ -256,6 +257,11 @@ def _write_access_line(fields: dict[str, Any]) -> bool:
     if handler.filters or type(handler.formatter) is not JsonFormatter:
         return False
     line = access_line(time.time(), fields)
+    if _held is not None:
+        with _held_lock:
+            if len(_held) < MAX_HELD:
+                _held.append(line)
+                return True
     with handler.lock:  # type: ignore[union-attr]  # threads of one worker share stdout
         stream = sys.stdout
         try:
@@ -264,6 +270,45 @@ def _write_access_line(fields: dict[str, Any]) -> bool:
         except Exception:  # noqa: BLE001 - as logging does: a failed write never fails the request
             handler.handleError(AccessRecord(fields))
     return True
+
+
+# Under the service's gunicorn worker the access lines are held and written by the worker's main loop, a
+# batch per turn of it (``hold_access_lines``, ``write_held_lines``). A write is a system call, and a thread
+# that makes one gives up the GIL to the threads waiting for it and then waits to get it back: with four
+# threads and the main loop, one write per request cost more than everything else the service adds to a
+# request (bench/README.md, issue 15: /healthz at 0.78x the minimal Flask GET with the line written by each
+# thread, 1.00x without the line). A line waits at most one turn of the main loop, which runs as each answer
+# is done; MAX_HELD bounds the memory should it ever lag.
+MAX_HELD = 1000
+_held: list[str] | None = None
+_held_lock = threading.Lock()
+
+
+def hold_access_lines() -> None:
+    """From now on, this process's access lines wait for ``write_held_lines`` (and for its exit)."""
+    global _held
+    if _held is None:
+        _held = []
+        atexit.register(write_held_lines)
+
+
+def write_held_lines() -> None:
+    """Write the access lines held so far, in one write."""
+    global _held
+    if not _held:
+        return
+    with _held_lock:
+        lines, _held = _held, []
+    handlers = _SERVICE_LOG.handlers
+    handler = handlers[0] if handlers else None
+    if handler is None:
+        return
+    with handler.lock:  # type: ignore[union-attr]
+        try:
+            sys.stdout.write("".join(lines))
+            sys.stdout.flush()
+        except Exception:  # noqa: BLE001 - as logging does: a failed write never fails the worker
+            pass
 
 
 _encode_text = json.encoder.encode_basestring  # type: ignore[attr-defined]  # what JSONEncoder(ensure_ascii=False) uses

@@ -199,3 +199,28 @@ def test_metrics_do_not_hide_a_file_that_stays_broken(tmp_path, monkeypatch):
     (tmp_path / "counter_4242.db").write_bytes(b"")
     with pytest.raises(struct.error):
         observability.multiprocess_text(str(tmp_path))
+
+
+def test_held_access_lines_wait_for_the_main_loop_and_are_written_together(client, capsys, monkeypatch):
+    """Under the service's gunicorn worker a thread only holds its line; the main loop writes the batch."""
+    service_log = logging.getLogger("service")
+    monkeypatch.setattr(service_log, "handlers", [h for h in service_log.handlers if type(h) is StdoutHandler])
+    monkeypatch.setattr(observability, "_held", [])
+    capsys.readouterr()
+    for request_id in ("held-1", "held-2"):
+        client.get("/healthz", headers={"X-Request-ID": request_id}, buffered=True)
+    assert capsys.readouterr().out == ""
+    observability.write_held_lines()
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(line["path"], line["request_id"]) for line in lines] == [("/healthz", "held-1"), ("/healthz", "held-2")]
+    observability.write_held_lines()  # nothing held: nothing written
+    assert capsys.readouterr().out == ""
+
+
+def test_held_access_lines_are_bounded(client, capsys, monkeypatch):
+    service_log = logging.getLogger("service")
+    monkeypatch.setattr(service_log, "handlers", [h for h in service_log.handlers if type(h) is StdoutHandler])
+    monkeypatch.setattr(observability, "_held", ["x\n"] * observability.MAX_HELD)
+    capsys.readouterr()
+    client.get("/healthz", headers={"X-Request-ID": "over-1"}, buffered=True)
+    assert json.loads(capsys.readouterr().out)["request_id"] == "over-1"  # written at once, not held
