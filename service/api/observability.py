@@ -3,7 +3,8 @@ Prometheus metrics at ``GET /metrics``.
 
 All three come from one WSGI middleware around the Flask app, so they cover every answer the app gives
 (404, 405, 413 and 500 included) under any WSGI server. The log line and the metrics are written when
-the server closes the response, so ``duration_ms`` includes sending it.
+the server closes the response, so ``duration_ms`` includes sending it (under the service's gunicorn
+worker the line is then held for the worker's main loop to write: ``hold_access_lines``).
 
 * Request ID: a client's ``X-Request-ID`` is kept when it is 1-128 characters of ``A-Z a-z 0-9 . _ : + / = ~ -``
   (UUIDs, hex and base64 ids fit); anything else is replaced by a new random id. Either way it is echoed.
