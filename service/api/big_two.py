@@ -113,13 +113,20 @@ class RecordActions(fields.List):
         (length,) = declared["cards"].validators  # its Length
         assert set(kinds.choices) == set(ACTION_TYPE_OF) and length.min in (None, 0)
         low, high, most, card = seats.min, seats.max, length.max, declared["cards"].table.__getitem__
+        (entries,) = (v for v in self.validators if type(v) is validate.Length)  # the record's own maxItems
+        longest = entries.max
         passes = {seat: Action(ActionType.PASS, (), seat) for seat in range(low, high + 1)}
         play = ActionType.PLAY
+        # An action built by its slots' own setters: the frozen dataclass's __init__ (object.__setattr__ per
+        # field, then __post_init__'s coercions, which these values never need) was most of this loop.
+        new, set_type, set_cards, set_seat = (Action.__new__, Action.type.__set__, Action.cards.__set__,
+                                              Action.seat.__set__)  # type: ignore[attr-defined]  # fmt: skip
 
         def read(value: Any, parent: Any) -> list[Action]:
-            if type(value) is not list:
+            if type(value) is not list or len(value) > longest:  # too long: refused before an entry is read
                 raise decline
             actions = []
+            append = actions.append
             try:
                 for entry in value:
                     if type(entry) is not dict:
@@ -135,7 +142,14 @@ class RecordActions(fields.List):
                         raise decline
                     else:
                         cards = tuple(map(card, texts))  # KeyError: no spelling of a card
-                    actions.append(Action(kind, cards, seat) if cards or kind is play else passes[seat])
+                    if cards or kind is play:
+                        action = new(Action)
+                        set_type(action, kind)
+                        set_cards(action, cards)
+                        set_seat(action, seat)
+                        append(action)
+                    else:
+                        append(passes[seat])
             except (KeyError, TypeError):  # a key missing, no action type, an unhashable value
                 raise decline from None
             return actions
