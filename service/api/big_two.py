@@ -113,8 +113,6 @@ class RecordActions(fields.List):
         (length,) = declared["cards"].validators  # its Length
         assert set(kinds.choices) == set(ACTION_TYPE_OF) and length.min in (None, 0)
         low, high, most, card = seats.min, seats.max, length.max, declared["cards"].table.__getitem__
-        (entries,) = (v for v in self.validators if type(v) is validate.Length)  # the record's own maxItems
-        longest = entries.max
         passes = {seat: Action(ActionType.PASS, (), seat) for seat in range(low, high + 1)}
         play = ActionType.PLAY
         # An action built by its slots' own setters: the frozen dataclass's __init__ (object.__setattr__ per
@@ -123,7 +121,7 @@ class RecordActions(fields.List):
                                               Action.seat.__set__)  # type: ignore[attr-defined]  # fmt: skip
 
         def read(value: Any, parent: Any) -> list[Action]:
-            if type(value) is not list or len(value) > longest:  # too long: refused before an entry is read
+            if type(value) is not list:  # (its length is checked before: loading._length_first)
                 raise decline
             actions = []
             append = actions.append
