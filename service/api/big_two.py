@@ -228,7 +228,13 @@ def move_result(result: b2.MoveResult) -> dict[str, Any]:
 
 
 def factor(f: b2.Factor, lang: str | None = None) -> dict[str, Any]:
-    lang = lang or i18n.language()
+    """A factor as answered: built once per factor and language (the rules share one object per factor they
+    can give, and a factor is frozen), never mutated once answered (issue 15)."""
+    return _factor_answer(f, lang or i18n.language())
+
+
+@lru_cache(maxsize=1024)
+def _factor_answer(f: b2.Factor, lang: str) -> dict[str, Any]:
     params = tuple((name, tuple(v) if type(v) is list else v) for name, v in f.params.items())
     try:
         reason = _reason(lang, f.factor, params)
