@@ -214,8 +214,51 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
 
     「若剩餘手牌恰好只有四張同點數、沒有第五張可帶，依鐵支的定義不成牌型」: four of a kind counts only
     when there is a fifth card to go with it.
-    """
+
+    Read off the cards as bits (``1 << Card.index``: four bits per rank, clubs to spades; issue 15): a rank's
+    four bits all set is its four of a kind, a straight flush is one of 40 masks, a dragon thirteen ranks.
+    Cards given twice or a joker go to ``_monsters_card_by_card`` (never from the rules' own callers)."""
     held = tuple(cards)
+    if len(held) < 5:  # no fifth card for a four of a kind, too few for a straight flush or a dragon
+        return (), ()
+    mask = 0
+    for c in held:
+        mask |= 1 << c.index
+    if mask.bit_count() != len(held) or mask >> _JOKER_BIT:
+        return _monsters_card_by_card(held)
+    kinds: list[Combination] = []
+    involved = 0
+    quads = mask & mask >> 1 & mask >> 2 & mask >> 3 & _RANK_LOW_BITS  # a rank's lowest bit, when all four are set
+    if quads:
+        kinds.append(Combination.FOUR_OF_A_KIND)
+        involved = quads * 0b1111
+    for lane in _SUIT_LANES:
+        if (mask & lane).bit_count() >= 5:
+            for straight in _STRAIGHT_FLUSH_MASKS[lane]:
+                if mask & straight == straight:
+                    if Combination.STRAIGHT_FLUSH not in kinds:
+                        kinds.append(Combination.STRAIGHT_FLUSH)
+                    involved |= straight
+    if len(held) == HAND_SIZE and (mask | mask >> 1 | mask >> 2 | mask >> 3) & _RANK_LOW_BITS == _RANK_LOW_BITS:
+        kinds.append(
+            Combination.GREEN_DRAGON if any(mask & lane == mask for lane in _SUIT_LANES) else Combination.DRAGON
+        )
+        involved = mask
+    if not involved:
+        return tuple(kinds), ()
+    return tuple(kinds), sort_cards(c for c in held if involved >> c.index & 1)
+
+
+_JOKER_BIT = 52
+_RANK_LOW_BITS = sum(1 << 4 * rank for rank in range(13))  # each rank's clubs bit
+_SUIT_LANES = tuple(_RANK_LOW_BITS << suit for suit in range(4))  # a suit's thirteen bits (Card.index order c d h s)
+_STRAIGHT_FLUSH_MASKS = {
+    lane: tuple(sum(1 << (4 * (rank - 2) + suit) for rank in ranks) for ranks in STRAIGHTS)
+    for suit, lane in enumerate(_SUIT_LANES)
+}
+
+
+def _monsters_card_by_card(held: tuple[Card, ...]) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
     kinds: list[Combination] = []
     involved: set[Card] = set()
     ranks = [c.rank for c in held]
