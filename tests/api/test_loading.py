@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import json
 from typing import Any
 
 import pytest
@@ -194,3 +195,7 @@ def test_quick_json_declines_each_case_it_cannot_vouch_for():
                  "[1e400]", '"\\ud800"', "NaN", "[1,]", "[" * 300 + "]" * 300):  # fmt: skip
         assert quick_json(text.encode()) is None, text
     assert quick_json(b'{"a": "b:c", "d": [1, -0.5]}') == {"a": "b:c", "d": [1, -0.5]}
+    # any escape at all is the standard decoder's to read (looking for one byte is the cheap look)
+    for text in ('{"a":"x\\n"}', '{"a":"\\"b"}', '{"a\\/":1}'):
+        assert quick_json(text.encode()) is None, text
+        assert decode_json(text.encode()) == json.loads(text)
