@@ -70,7 +70,7 @@ class RowsField(fields.Nested):
         every_row = required[0]
         card = declared["top"].table.__getitem__  # type: ignore[attr-defined]
         assert all(field.table is declared["top"].table for field in declared.values())  # type: ignore[attr-defined]
-        build = schema.build  # type: ignore[attr-defined]
+        of_rows = schema.of_rows  # type: ignore[attr-defined]  # what its build makes of the rows
 
         def read(value: Any, _parent: Any) -> Any:
             if type(value) is not dict:
@@ -93,14 +93,12 @@ class RowsField(fields.Nested):
                     bottom = ()
                 elif type(bottom) is not list or not bottom_low <= len(bottom) <= bottom_high:
                     raise decline
-                return build(
-                    {
-                        "top": tuple(map(card, top)),
-                        "middle": tuple(map(card, middle)),
-                        "bottom": tuple(map(card, bottom)),
-                    }
+                return of_rows(
+                    tuple(map(card, top)) if top else (),
+                    tuple(map(card, middle)) if middle else (),
+                    tuple(map(card, bottom)) if bottom else (),
                 )
-            except (KeyError, TypeError, ValidationError):  # no spelling of a card, an unhashable value
+            except (KeyError, TypeError):  # no spelling of a card, an unhashable value
                 raise decline from None
 
         return read
@@ -111,8 +109,10 @@ class CompleteBoard(StrictSchema):
     middle = card_list(5, 5, required=True)
     bottom = card_list(5, 5, required=True)
 
+    of_rows = Board  # what the three rows make, given as tuples (RowsField's fast path calls it directly)
+
     def build(self, data: dict[str, Any]) -> Board:
-        return Board(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
+        return self.of_rows(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
 
 
 class PartialBoard(StrictSchema):
@@ -120,8 +120,10 @@ class PartialBoard(StrictSchema):
     middle = card_list(0, 5, load_default=list)
     bottom = card_list(0, 5, load_default=list)
 
+    of_rows = Board
+
     def build(self, data: dict[str, Any]) -> Board:
-        return Board(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
+        return self.of_rows(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
 
 
 class BoardInPlay(PartialBoard):
@@ -138,9 +140,13 @@ class Placement(StrictSchema):
     middle = card_list(0, MAX_DEALT, load_default=list)
     bottom = card_list(0, MAX_DEALT, load_default=list)
 
-    def build(self, data: dict[str, Any]) -> dict[Row, tuple]:
+    @staticmethod
+    def of_rows(top: tuple, middle: tuple, bottom: tuple) -> dict[Row, tuple]:
         # every row is there (each defaults to no cards): one dict display, no loop and no Row(name)
-        return {ofc.TOP: tuple(data["top"]), ofc.MIDDLE: tuple(data["middle"]), ofc.BOTTOM: tuple(data["bottom"])}
+        return {ofc.TOP: top, ofc.MIDDLE: middle, ofc.BOTTOM: bottom}
+
+    def build(self, data: dict[str, Any]) -> dict[Row, tuple]:
+        return self.of_rows(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
 
 
 class FantasylandState(StrictSchema):
@@ -332,9 +338,7 @@ class RecordActions(fields.List):
         row_high = row_bounds[0][1]
         assert list(placement_field.schema.load_fields) == ROW_NAMES  # type: ignore[attr-defined]
         card = dealt_field.table.__getitem__  # type: ignore[attr-defined]
-        shape = placement_field.schema.build({"top": (), "middle": (), "bottom": ()})  # type: ignore[attr-defined]
-        assert shape == {ofc.TOP: (), ofc.MIDDLE: (), ofc.BOTTOM: ()}, shape  # the placement build makes
-        top_row, middle_row, bottom_row = ofc.TOP, ofc.MIDDLE, ofc.BOTTOM
+        of_rows = placement_field.schema.of_rows  # type: ignore[attr-defined]  # what its build makes of the rows
         new_action, action_fields = tuple.__new__, ofc.Action
 
         def cards_of(texts: Any, most: int) -> tuple[Card, ...]:
@@ -370,11 +374,11 @@ class RecordActions(fields.List):
                     # a null row, or a key besides the rows, leaves fewer rows found than keys
                     if (top is not None) + (middle is not None) + (bottom is not None) != len(placed):
                         raise decline
-                    rows = {
-                        top_row: () if top is None else cards_of(top, row_high),
-                        middle_row: () if middle is None else cards_of(middle, row_high),
-                        bottom_row: () if bottom is None else cards_of(bottom, row_high),
-                    }
+                    rows = of_rows(
+                        () if top is None else cards_of(top, row_high),
+                        () if middle is None else cards_of(middle, row_high),
+                        () if bottom is None else cards_of(bottom, row_high),
+                    )
                     actions.append(new_action(action_fields, (seat, tuple(map(card, dealt)), rows, discard)))
             except (KeyError, TypeError):  # a key missing or unknown, no spelling of a card, an unhashable value
                 raise decline from None
