@@ -33,7 +33,7 @@ from service.rules import ofc_pineapple as ofc
 from service.rules.cards import DECK, Card, NotationProblem, card_texts
 from service.rules.games import GAMES, Game, find_game
 from service.rules.messages import Message
-from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, MoveViolation, ProblemCode, Row
+from service.rules.ofc_pineapple import BOTTOM, MIDDLE, ROWS, TOP, Board, Fantasyland, MoveViolation, ProblemCode, Row
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
@@ -535,14 +535,14 @@ def board_value(value: ofc.BoardValue) -> dict[str, Any]:
 
 def player_score(p: ofc.PlayerScore) -> dict[str, Any]:
     """A showdown seat: the score and each row's category and royalty (boards/evaluate has full hands)."""
-    value = p.value
-    top, middle, bottom = value.rows[ofc.TOP], value.rows[ofc.MIDDLE], value.rows[ofc.BOTTOM]
+    seat, total, (rows, fouled, reasons, royalties, (qualifies, cards, reason)) = p  # NamedTuples: unpacked
+    (top, top_royalty), (middle, middle_royalty), (bottom, bottom_royalty) = rows[TOP], rows[MIDDLE], rows[BOTTOM]
     return {
-        "seat": p.seat, "total": p.total, "fouled": value.fouled, "foul_reasons": list(value.foul_reasons),
-        "rows": {"top": {"category": top.hand.category, "royalty": top.royalty},
-                 "middle": {"category": middle.hand.category, "royalty": middle.royalty},
-                 "bottom": {"category": bottom.hand.category, "royalty": bottom.royalty}},
-        "royalties": value.royalties, "fantasyland_next": fantasyland_next(value.fantasyland_next),
+        "seat": seat, "total": total, "fouled": fouled, "foul_reasons": list(reasons),
+        "rows": {"top": {"category": top.category, "royalty": top_royalty},
+                 "middle": {"category": middle.category, "royalty": middle_royalty},
+                 "bottom": {"category": bottom.category, "royalty": bottom_royalty}},
+        "royalties": royalties, "fantasyland_next": {"qualifies": qualifies, "cards": cards, "reason": reason},
     }  # fmt: skip
 
 
@@ -551,10 +551,10 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
         "players": [player_score(p) for p in score.players],
         "matchups": [
             {
-                "a": m.a, "b": m.b, "rows": {"top": m.rows[ofc.TOP], "middle": m.rows[ofc.MIDDLE], "bottom": m.rows[ofc.BOTTOM]}, "lines": m.lines,
-                "scoop": m.scoop, "royalty_diff": m.royalty_diff, "points_a": m.points_a,
+                "a": a, "b": b, "rows": {"top": rows[TOP], "middle": rows[MIDDLE], "bottom": rows[BOTTOM]}, "lines": lines,
+                "scoop": scoop, "royalty_diff": royalty_diff, "points_a": points_a,
             }
-            for m in score.matchups
+            for a, b, rows, lines, scoop, royalty_diff, points_a in score.matchups
         ],
         "button_moves": score.button_moves,
     }  # fmt: skip
