@@ -17,6 +17,7 @@ from service.api.ofc_pineapple import SCHEMAS_BY_GAME
 from service.rules.cards import CARD_BY_TEXT, Card
 from service.rules.games import GAMES
 from service.rules.ofc_pineapple import ROWS, Board, Fantasyland
+from tests.api.test_loading import paths
 from tests.ofc_pineapple.test_replay import legal_record, move_case, showdown_seats
 
 SPELLINGS: dict[Card, list[str]] = {}
@@ -100,18 +101,6 @@ def load_or_none(schema: Any, body: Any) -> Any:
         return schema.load(body)
     except ValidationError:
         return None
-
-
-def paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in ``node`` a value can be replaced, removed or added beside."""
-    found = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            found += paths(value, (*prefix, i))
-    return found
 
 
 def made_odd(rng: random.Random, body: Any) -> Any:
