@@ -9,13 +9,17 @@ class, threads, 2 workers, access log on for the service): the service (``servic
 two floors of ``bench/floor_apps.py``. Only one is loaded at a time. For each of ``--connections`` (8 and
 64 keep-alive connections by default, over ``--processes`` client processes, new connections every
 window) the endpoints are loaded in turn, ``--rounds`` times over (interleaved, so a noisy stretch of
-the shared machine falls on all alike). Per endpoint:
+the shared machine falls on all alike), with a ``/healthz`` window before every ``--bracket`` others and
+one at the end of each round. Per endpoint:
 
 - ``req/s``: requests answered per second over the windows (the clients share the 2 cores);
 - ``CPU us/req``: the server's CPU time per request (master and workers, from /proc), the cost figure
   that does not depend on how much CPU the clients took;
-- ``vs healthz``: requests/s as a ratio of the service's ``GET /healthz`` in the same windows, and the
-  issue's target for it;
+- ``vs healthz``: requests/s and CPU per request as ratios of the service's ``GET /healthz``'s (higher
+  is cheaper for both), each the median over the endpoint's windows of its ratio to the ``/healthz``
+  windows just before and after it, and the issue's target for it. On the 2 shared cores a window's
+  figures move by 10-20% with what else runs; the windows around it move alike, and the median drops
+  the one that stands out (a ratio of sums over the run, before, moved by 0.1-0.2x between runs);
 - the connections per worker, sampled in the middle of every window of the service (``5/3``: 5 on one
   worker, 3 on the other), and how many windows had every connection on one worker.
 
@@ -30,6 +34,7 @@ import json
 import os
 import re
 import socket
+import statistics
 import sys
 import threading
 import time
@@ -70,6 +75,21 @@ def big_two_record() -> bytes:
     return json.dumps(validate_body(game), separators=(",", ":")).encode()
 
 
+@dataclass(frozen=True)
+class Window:
+    """One measured window of one endpoint: when (its place in the run's sequence of windows at its
+    connection count), the server's CPU seconds, the requests answered, and requests per second."""
+
+    seq: int
+    cpu: float
+    done: int
+    rate: float
+
+    @property
+    def cpu_per_request(self) -> float:
+        return self.cpu / self.done if self.done else float("nan")
+
+
 @dataclass
 class Target:
     label: str
@@ -83,6 +103,7 @@ class Target:
     cpu: dict[int, list[float]] = field(default_factory=dict)  # connections -> (server CPU s, requests) sums
     splits: dict[int, list[str]] = field(default_factory=dict)
     headers: tuple[tuple[str, str], ...] = ()  # besides Host and Accept
+    windows: dict[int, list[Window]] = field(default_factory=dict)  # connections -> every measured window
 
     def request(self) -> bytes:
         return http_request(self.method, self.path, self.body, headers=self.headers)
@@ -194,7 +215,9 @@ def connections_by_worker(server: GunicornServer) -> list[int]:
 # --- the load ----------------------------------------------------------------------------------------
 
 
-def window(server: GunicornServer, target: Target, connections: int, seconds: float, processes: int) -> None:
+def window(
+    server: GunicornServer, target: Target, connections: int, seconds: float, processes: int, seq: int = -1
+) -> None:
     request = MixedRequest(target.label, (target.request(),), frozenset({200}), 1.0)
     sample: dict[str, object] = {}
 
@@ -221,6 +244,7 @@ def window(server: GunicornServer, target: Target, connections: int, seconds: fl
     cpu0, cpu1 = sample["cpu0"], sample["cpu1"]
     server_cpu = sum(cpu1[p] - cpu0[p] for p in cpu1 if p in cpu0)  # type: ignore[index,union-attr]
     target.rates.setdefault(connections, []).append(len(done) / seconds)
+    target.windows.setdefault(connections, []).append(Window(seq, server_cpu, len(done), len(done) / seconds))
     sums = target.cpu.setdefault(connections, [0.0, 0.0])
     sums[0] += server_cpu
     sums[1] += len(done)
@@ -290,6 +314,40 @@ def dun_against_row(count: int = 20_000, repeats: int = 5) -> str:
     return "\n".join(lines)
 
 
+def bracketed(healthz: Target, others: Sequence[Target], every: int) -> list[Target]:
+    """One round's order of windows: a ``/healthz`` window before every ``every`` others and one at the
+    end, so that every window has a ``/healthz`` window at most ``every`` windows before and after it."""
+    order: list[Target] = []
+    for i, t in enumerate(others):
+        if i % every == 0:
+            order.append(healthz)
+        order.append(t)
+    return [*order, healthz]
+
+
+def reference(healthz: Target, n: int, w: Window) -> tuple[float, float]:
+    """/healthz's CPU per request and req/s around window ``w``: the mean of the /healthz windows just
+    before and just after it (the machine's mood of those seconds)."""
+    before = [h for h in healthz.windows[n] if h.seq < w.seq]
+    after = [h for h in healthz.windows[n] if h.seq > w.seq]
+    near = before[-1:] + after[:1] or healthz.windows[n]
+    return mean([h.cpu_per_request for h in near]), mean([h.rate for h in near])
+
+
+def ratios(healthz: Target, t: Target, n: int) -> tuple[float, float]:
+    """``t``'s requests/s and CPU per request against /healthz's (so that higher is cheaper for both): the
+    median over ``t``'s windows of the ratio to the /healthz windows around each. A noisy stretch of the
+    shared machine moves one window and its neighbours alike, and the median drops a window that stands out."""
+    if t is healthz:
+        return 1.0, 1.0
+    by_rate, by_cpu = [], []
+    for w in t.windows[n]:
+        ref_cpu, ref_rate = reference(healthz, n, w)
+        by_rate.append(w.rate / ref_rate if ref_rate else float("nan"))
+        by_cpu.append(ref_cpu / w.cpu_per_request if w.done else float("nan"))
+    return statistics.median(by_rate), statistics.median(by_cpu)
+
+
 def mean(xs: Sequence[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
@@ -315,8 +373,7 @@ def report(found: list[Target], counts: Sequence[int], cold: dict[str, tuple[flo
         by_rate, by_cpu = [], []
         for n in counts:
             r = mean(t.rates[n])
-            ratio = r / mean(healthz.rates[n])
-            cpu_ratio = cpu(healthz, n) / cpu(t, n)
+            ratio, cpu_ratio = ratios(healthz, t, n)
             row += [f"{r:,.0f}", f"{cpu(t, n) * 1e6:,.0f}", f"{ratio:.2f}x", f"{cpu_ratio:.2f}x"]
             by_rate.append(t.goal is not None and ratio >= t.goal)
             by_cpu.append(t.goal is not None and cpu_ratio >= t.goal)
@@ -336,10 +393,10 @@ def report(found: list[Target], counts: Sequence[int], cold: dict[str, tuple[flo
     lines = [table(headers, rows)]
     lines.append("")
     for n in counts:
-        h, f = mean(healthz.rates[n]), mean(flask_get.rates[n])
-        c = cpu(flask_get, n) / cpu(healthz, n)
-        lines.append(f"{n} connections: GET /healthz at {h / f:.2f}x the minimal Flask GET by req/s, {c:.2f}x by CPU per request "
-                     f"(target >= 0.80x: {'met' if min(h / f, c) >= 0.8 else 'met by CPU' if c >= 0.8 else 'NOT MET'})")  # fmt: skip
+        by_rate, by_cpu = ratios(healthz, flask_get, n)  # Flask's GET against /healthz: /healthz's is the inverse
+        h_f, c = 1 / by_rate, 1 / by_cpu
+        lines.append(f"{n} connections: GET /healthz at {h_f:.2f}x the minimal Flask GET by req/s, {c:.2f}x by CPU per request "
+                     f"(target >= 0.80x: {'met' if min(h_f, c) >= 0.8 else 'met by CPU' if c >= 0.8 else 'NOT MET'})")  # fmt: skip
     lines.append("")
     lines.append("connections per worker, sampled in every window of the service (the fullest of three looks):")
     for n in counts:
@@ -376,7 +433,13 @@ def write_readme(text: str, header: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=1.5, help="measured seconds per window (default %(default)s)")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default %(default)s)")
+    parser.add_argument("--rounds", type=int, default=4, help="interleaved rounds (default %(default)s)")
+    parser.add_argument(
+        "--bracket",
+        type=int,
+        default=4,
+        help="a /healthz window before every this many other windows, and at the end (default %(default)s)",
+    )
     parser.add_argument(
         "--connections", type=int, nargs="+", default=[8, 64], help="keep-alive connections (default 8 64)"
     )
@@ -413,13 +476,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         for t in found:  # pre-flight, and a warm-up of every worker
             server = servers[t.server]
             window(server, t, 8, 0.3, args.processes)
-            t.rates.clear(), t.cpu.clear(), t.splits.clear()
+            t.rates.clear(), t.cpu.clear(), t.splits.clear(), t.windows.clear()
+        healthz = next(t for t in found if t.label == "GET /healthz")
+        others = [t for t in found if t is not healthz]
+        seq = dict.fromkeys(args.connections, 0)
         for round_ in range(args.rounds):
             for n in args.connections:
-                for t in found:
-                    window(servers[t.server], t, n, args.seconds, args.processes)
+                for t in bracketed(healthz, others, args.bracket):
+                    window(servers[t.server], t, n, args.seconds, args.processes, seq[n])
+                    seq[n] += 1
                 say(f"  round {round_ + 1}/{args.rounds}, {n} connections: healthz "
-                    f"{next(t for t in found if t.label == 'GET /healthz').rates[n][-1]:,.0f} req/s")  # fmt: skip
+                    f"{healthz.rates[n][-1]:,.0f} req/s")  # fmt: skip
     finally:
         for server in servers.values():
             server.stop()

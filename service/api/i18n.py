@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from flask import has_request_context, request
+from flask import request
 
 from service.api import texts
 from service.rules import messages
@@ -132,12 +132,13 @@ def negotiate(header: str | None) -> str:
 
 def language() -> str:
     """The language of this request's answer (``en`` outside a request)."""
-    if not has_request_context():
+    try:
+        environ = request.environ  # one look-up (a light answer's labels and messages each ask)
+    except RuntimeError:  # outside a request
         return EN
-    environ = request.environ
     found = environ.get(LANGUAGE_KEY)
-    if found is None:
-        found = environ[LANGUAGE_KEY] = negotiate(request.headers.get("Accept-Language"))
+    if found is None:  # the header's value as the environ holds it, as ``answer_language`` reads it
+        found = environ[LANGUAGE_KEY] = negotiate(environ.get("HTTP_ACCEPT_LANGUAGE"))
     return found
 
 
