@@ -115,11 +115,16 @@ class RecordActions(fields.List):
         low, high, most, card = seats.min, seats.max, length.max, declared["cards"].table.__getitem__
         passes = {seat: Action(ActionType.PASS, (), seat) for seat in range(low, high + 1)}
         play = ActionType.PLAY
+        # An action built by its slots' own setters: the frozen dataclass's __init__ (object.__setattr__ per
+        # field, then __post_init__'s coercions, which these values never need) was most of this loop.
+        new, set_type, set_cards, set_seat = (Action.__new__, Action.type.__set__, Action.cards.__set__,
+                                              Action.seat.__set__)  # type: ignore[attr-defined]  # fmt: skip
 
         def read(value: Any, parent: Any) -> list[Action]:
-            if type(value) is not list:
+            if type(value) is not list:  # (its length is checked before: loading._length_first)
                 raise decline
             actions = []
+            append = actions.append
             try:
                 for entry in value:
                     if type(entry) is not dict:
@@ -135,7 +140,14 @@ class RecordActions(fields.List):
                         raise decline
                     else:
                         cards = tuple(map(card, texts))  # KeyError: no spelling of a card
-                    actions.append(Action(kind, cards, seat) if cards or kind is play else passes[seat])
+                    if cards or kind is play:
+                        action = new(Action)
+                        set_type(action, kind)
+                        set_cards(action, cards)
+                        set_seat(action, seat)
+                        append(action)
+                    else:
+                        append(passes[seat])
             except (KeyError, TypeError):  # a key missing, no action type, an unhashable value
                 raise decline from None
             return actions
@@ -216,7 +228,13 @@ def move_result(result: b2.MoveResult) -> dict[str, Any]:
 
 
 def factor(f: b2.Factor, lang: str | None = None) -> dict[str, Any]:
-    lang = lang or i18n.language()
+    """A factor as answered: built once per factor and language (the rules share one object per factor they
+    can give, and a factor is frozen), never mutated once answered (issue 15)."""
+    return _factor_answer(f, lang or i18n.language())
+
+
+@lru_cache(maxsize=1024)
+def _factor_answer(f: b2.Factor, lang: str) -> dict[str, Any]:
     params = tuple((name, tuple(v) if type(v) is list else v) for name, v in f.params.items())
     try:
         reason = _reason(lang, f.factor, params)

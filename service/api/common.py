@@ -219,11 +219,14 @@ def load_body(schema: Schema) -> Any:
     large = len(raw) > LARGE_BODY or raw.count(b"{") > MANY_OBJECTS
     body = quick_json(raw)
     if body is not None:
-        if large:
-            check_list_lengths(schema, body)
+        # The fast path first: it checks every list's length before reading its items (loading._length_first),
+        # and when it answers, no list is past its maximum; walking a 98-action record for its lists' lengths
+        # first cost as much as reading it (issue 15).
         loaded = fast_load(schema, body)
         if loaded is not None:  # shaped as the schema: never nested deeper than it (tests/api/test_loading.py)
             return loaded
+        if large:
+            check_list_lengths(schema, body)
     else:
         if large:
             refuse_long_lists(schema, raw)

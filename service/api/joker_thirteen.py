@@ -139,24 +139,27 @@ def arrangement_result(result: j13.ArrangementResult) -> dict[str, Any]:
     }
 
 
-def player_score(p: j13.PlayerScore, lang: str | None = None) -> dict[str, Any]:
-    return {
-        "seat": p.seat, "total": p.total, "shots": p.shots, "home_run": p.home_run, "bonus": p.bonus,
-        "duns": dun_hands(p.duns, lang),
-    }  # fmt: skip
-
-
-def matchup(m: j13.Matchup) -> dict[str, Any]:
-    duns = m.duns
-    return {
-        "a": m.a, "b": m.b, "duns": {"head": duns[HEAD], "middle": duns[MIDDLE], "tail": duns[TAIL]},
-        "shot": m.shot, "bonus_a": m.bonus_a, "bonus_b": m.bonus_b, "points_a": m.points_a,
-    }  # fmt: skip
-
-
 def round_score(score: j13.RoundScore) -> dict[str, Any]:
+    """Every player's score and every pair's matchup, each unpacked in one loop (issue 15: no call per
+    player or pair, each NamedTuple read by position)."""
     lang = i18n.language()
-    return {"players": [player_score(p, lang) for p in score.players], "matchups": [matchup(m) for m in score.matchups]}
+    value = hand_value
+    players = [
+        {
+            "seat": seat, "total": total, "shots": shots, "home_run": home_run, "bonus": bonus,
+            "duns": {"head": value(duns[HEAD], lang), "middle": value(duns[MIDDLE], lang),
+                     "tail": value(duns[TAIL], lang)},
+        }
+        for seat, total, shots, home_run, bonus, duns in score.players
+    ]  # fmt: skip
+    matchups = [
+        {
+            "a": a, "b": b, "duns": {"head": duns[HEAD], "middle": duns[MIDDLE], "tail": duns[TAIL]},
+            "shot": shot, "bonus_a": bonus_a, "bonus_b": bonus_b, "points_a": points_a,
+        }
+        for a, b, duns, shot, bonus_a, bonus_b, points_a in score.matchups
+    ]  # fmt: skip
+    return {"players": players, "matchups": matchups}
 
 
 # --- routes ------------------------------------------------------------------------------------------

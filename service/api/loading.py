@@ -91,7 +91,12 @@ def _compile(schema: Schema) -> Reader:
 
 def _validated(reader: Reader, field: fields.Field) -> Reader:
     """``reader`` followed by the field's validators: the common ones (a length, a range, a choice) as
-    plain comparisons, any other called as marshmallow would call it."""
+    plain comparisons, any other called as marshmallow would call it. A list's lengths are also checked
+    before any item is read (``_length_first``)."""
+    if isinstance(field, fields.List):
+        lengths = [_check_of(v) for v in field.validators if type(v) is validate.Length]
+        if lengths:
+            reader = _length_first(reader, lengths)
     checks = [_check_of(validator) for validator in field.validators]
     if not checks:
         return reader
@@ -112,6 +117,21 @@ def _validated(reader: Reader, field: fields.Field) -> Reader:
             if not check(loaded):
                 raise _DECLINE
         return loaded
+
+    return read
+
+
+def _length_first(reader: Reader, lengths: list[Callable[[Any], bool]]) -> Reader:
+    """``reader`` behind the list's length checks on the JSON array itself (a list's items are read one to
+    one), so that a list past its maxItems is declined before a single item is read: ``load_body`` tries
+    the fast path before ``check_list_lengths``, and a hostile body must not make it read a long list."""
+
+    def read(value: Any, parent: dict[str, Any]) -> Any:
+        if type(value) is list:
+            for length in lengths:
+                if not length(value):
+                    raise _DECLINE
+        return reader(value, parent)
 
     return read
 

@@ -78,3 +78,16 @@ def test_the_fast_path_declines_or_agrees_with_load_on_every_odd_entry():
                 answered += 1
                 assert fast == load_or_none(odd), odd["actions"][i]
     assert declined > 300 and answered > 50
+
+
+def test_the_fast_path_declines_a_record_past_its_maximum_without_reading_an_entry():
+    """load_body tries the fast path before ``check_list_lengths`` (issue 15): a hostile list must not make it
+    read, so every list's maxItems is checked on the JSON array first (loading._length_first)."""
+
+    class Untouchable:
+        def __getattribute__(self, name):
+            raise AssertionError("an entry was read")
+
+    hands = [["3c"] * 13] * 4
+    assert fast_load(SCHEMA, {"base": 1, "hands": hands, "actions": [Untouchable()] * 201}) is None
+    assert fast_load(SCHEMA, {"base": 1, "hands": [Untouchable()] * 5, "actions": []}) is None

@@ -20,6 +20,7 @@ import pytest
 from service.rules.big_two import STRAIGHTS, Action, judge, monsters_left, validate_game
 from service.rules.big_two.combinations import _classify_in_full, classify, play_value
 from service.rules.big_two.game import _plainly_beats
+from service.rules.big_two.scoring import _monsters_card_by_card
 from service.rules.cards import DECK, JOKER, Card, Suit
 from service.rules.errors import InvalidInputError
 from tests.big_two import reference
@@ -261,3 +262,32 @@ def test_the_benchmarks_records_replay_as_before_whole_and_cut(seed):
     assert record is not None and record.legal and record.finished
     for cut in range(0, len(played.actions), 7):
         both(10, played.hands, played.actions[:cut])
+
+
+def test_monsters_left_by_card_bits_as_the_card_by_card_search_it_replaced():
+    """The bit masks (issue 15's third round) against the card-by-card search they replaced, kept as the
+    fallback for cards given twice or a joker: on random cards of every size, rigged monsters, and odd cards."""
+    rng = random.Random("monsters-bits")
+    for case in range(6000):
+        if case % 4 == 0:  # four of a kind, maybe a straight flush beside it
+            rank = rng.randint(2, 14)
+            cards = [*BY_RANK[rank], *rng.sample([c for c in DECK if c.rank != rank], rng.randint(0, 9))]
+        elif case % 4 == 1:  # one suit: straight flushes, a green dragon at 13
+            suit = rng.choice(list(Suit))
+            cards = rng.sample([c for c in DECK if c.suit is suit], rng.randint(4, 13))
+        elif case % 4 == 2:  # a dragon or nearly
+            cards = [rng.choice(BY_RANK[rank]) for rank in range(2, 15)][: rng.choice([12, 13, 13])]
+        else:
+            cards = rng.sample(DECK, rng.randint(1, 13))
+        if case % 10 == 0:  # a joker or a card twice: the card-by-card search itself
+            cards += rng.choice([[JOKER], cards[:1]])
+        rng.shuffle(cards)
+        assert outcome(monsters_left, cards) == outcome(_monsters_card_by_card, tuple(cards)), cards
+
+
+def outcome(function, cards):
+    """What ``function`` answers, or the type of what it raises (a joker in a dragon: no Big Two order)."""
+    try:
+        return function(cards)
+    except KeyError as error:
+        return type(error)

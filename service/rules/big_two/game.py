@@ -133,28 +133,57 @@ class _Replay:
         """Apply ``actions`` in turn: the index and the violations of the first illegal one, if any.
 
         The usual action is applied here: the turn's pass on a table, or a play of a single, a pair or a
-        five-card play from the hand that beats the table (``_plainly_beats``). Any other goes to ``apply``."""
-        hands, passing = self.hands, ActionType.PASS
+        five-card play from the hand that beats the table (``_plainly_beats``). Any other goes to ``apply``.
+        The usual ones are ``_pass`` and ``_play`` inlined on local copies of the state (issue 15: the
+        attribute reads and the method calls were half of this loop), stored back before anything else
+        reads it."""
+        hands, passing, players = self.hands, ActionType.PASS, self.players
+        turn, table, table_seat, passes, replayed = self.turn, self.table, self.table_seat, self.passes, self.replayed
         for index, action in enumerate(actions):
             seat, cards = action.seat, action.cards
-            if self.winner is None and seat == self.turn:
+            if seat == turn and self.winner is None:
                 assert seat is not None
                 if action.type is passing:
-                    if not cards and self.table is not None:
-                        self.replayed += 1
-                        self._pass(seat)
+                    if not cards and table is not None:  # _pass
+                        replayed += 1
+                        passes += 1
+                        turn = (seat + 1) % SEATS
+                        if passes == SEATS - 1:  # 「其餘三家連續都 PASS，這一輪就結束，由最後出牌的那個人重新自由起牌」
+                            assert turn == table_seat
+                            table, table_seat, passes = None, None, 0
                         continue
                 else:
                     held = hands[seat]
                     play = play_value(cards)
-                    if play is not None and held.issuperset(cards) and _plainly_beats(self.table, play):
-                        self.replayed += 1
+                    if play is not None and held.issuperset(cards) and _plainly_beats(table, play):
+                        replayed += 1
                         held.difference_update(cards)
-                        self._play(seat, play, not held)
+                        table, table_seat, passes = play, seat, 0  # _play
+                        if self.first_player is None:
+                            self.first_player = seat
+                        players.add(seat)
+                        turn = (seat + 1) % SEATS  # seat s+1 after seat s: the rule book's counterclockwise
+                        if not held:
+                            self.winner, self.last_play = seat, play
                         continue
+            self.turn, self.table, self.table_seat, self.passes, self.replayed = (
+                turn,
+                table,
+                table_seat,
+                passes,
+                replayed,
+            )
             violations = self.apply(action)
             if violations:
                 return index, violations
+            turn, table, table_seat, passes, replayed = (
+                self.turn,
+                self.table,
+                self.table_seat,
+                self.passes,
+                self.replayed,
+            )
+        self.turn, self.table, self.table_seat, self.passes, self.replayed = turn, table, table_seat, passes, replayed
         return None
 
     def apply(self, action: Action) -> list[Violation]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any
 
 from service.rules import messages
@@ -23,7 +24,7 @@ from service.rules.big_two.common import (
     sort_cards,
 )
 from service.rules.big_two.rules import TAIWAN, BigTwoRules
-from service.rules.cards import JOKER, Card, Suit, find_duplicates
+from service.rules.cards import DECK, JOKER, Card, Suit, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Path, problem, quoted
 from service.rules.hand_value import HandValue
 
@@ -154,12 +155,18 @@ def _product(factors: Iterable[Factor]) -> int:
 
 def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN) -> tuple[Factor, ...]:
     """The loser multiplier's factors: the one cards-left tier (always listed), the 2s, a monster."""
-    # 「剩餘張數的級距只取一級」: the first tier whose least count the loser reaches, and only that one.
-    tier = next(tier for tier in rules.cards_left_tiers if len(cards) >= tier.least)
-    factors = [_factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case)]
-    twos = sort_cards(c for c in cards if c.rank == 2)
+    tiers, twos_held = _loser_factors(rules)
+    tier = tiers[len(cards)] if len(cards) < len(tiers) else None
+    factors = [_tier_factor(len(cards), rules) if tier is None else tier]
+    twos = [c for c in cards if c.rank == 2]
     if twos:
-        factors.append(_factor(FactorCode.TWOS_HELD, rules.two_held ** len(twos), twos, count=len(twos)))
+        held = sort_cards(twos)
+        two_factor = twos_held.get(held)
+        if two_factor is None:  # never for a lawful hand (four 2s at most, each once)
+            two_factor = _factor(FactorCode.TWOS_HELD, rules.two_held ** len(held), held, count=len(held))
+        factors.append(two_factor)
+    if len(cards) < _FEWEST_FOR_A_MONSTER:
+        return tuple(factors)
     kinds, monster_cards = monsters_left(cards)
     if kinds:
         factors.append(
@@ -168,13 +175,90 @@ def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN)
     return tuple(factors)
 
 
+def _tier_factor(count: int, rules: BigTwoRules) -> Factor:
+    # 「剩餘張數的級距只取一級」: the first tier whose least count the loser reaches, and only that one.
+    tier = next(tier for tier in rules.cards_left_tiers if count >= tier.least)
+    return _factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case)
+
+
+_TWOS = tuple(sorted((c for c in DECK if c.rank == 2), key=lambda c: c.suit.order))  # type: ignore[union-attr]
+_LOSER_FACTORS: dict[int, tuple[BigTwoRules, tuple[Factor | None, ...], dict[tuple[Card, ...], Factor]]] = {}
+
+
+def _loser_factors(rules: BigTwoRules) -> tuple[tuple[Factor | None, ...], dict[tuple[Card, ...], Factor]]:
+    """The factors a loser's cards can earn under ``rules``, built once per rule set (issue 15): the tier's
+    factor by count of cards (0-13), the 2s' by the 2s held (in Big Two order). Factors are frozen, so one
+    object serves every answer. Keyed by identity (a rule set's hash is recomputed from its fields on
+    every call), the rule set kept beside it so that its id is never reused."""
+    found = _LOSER_FACTORS.get(id(rules))
+    if found is None or found[0] is not rules:
+        if len(_LOSER_FACTORS) >= 64:  # rule sets made on the fly (tests): stay bounded
+            _LOSER_FACTORS.clear()
+        least = min((tier.least for tier in rules.cards_left_tiers), default=HAND_SIZE + 1)
+        tiers = tuple(_tier_factor(count, rules) if count >= least else None for count in range(HAND_SIZE + 1))
+        twos = {
+            held: _factor(FactorCode.TWOS_HELD, rules.two_held ** len(held), held, count=len(held))
+            for held in (tuple(c for c, chosen in zip(_TWOS, bits) if chosen) for bits in product((0, 1), repeat=4))
+            if held
+        }
+        found = _LOSER_FACTORS[id(rules)] = (rules, tiers, twos)
+    return found[1], found[2]
+
+
+# No monster in fewer cards: four of a kind needs a fifth card, a straight flush five, a dragon thirteen.
+_FEWEST_FOR_A_MONSTER = 5
+
+
 def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
     """Which monsters (and dragons) the cards can still form, and the cards that form them.
 
     「若剩餘手牌恰好只有四張同點數、沒有第五張可帶，依鐵支的定義不成牌型」: four of a kind counts only
     when there is a fifth card to go with it.
-    """
+
+    Read off the cards as bits (``1 << Card.index``: four bits per rank, clubs to spades; issue 15): a rank's
+    four bits all set is its four of a kind, a straight flush is one of 40 masks, a dragon thirteen ranks.
+    Cards given twice or a joker go to ``_monsters_card_by_card`` (never from the rules' own callers)."""
     held = tuple(cards)
+    if len(held) < 5:  # no fifth card for a four of a kind, too few for a straight flush or a dragon
+        return (), ()
+    mask = 0
+    for c in held:
+        mask |= 1 << c.index
+    if mask.bit_count() != len(held) or mask >> _JOKER_BIT:
+        return _monsters_card_by_card(held)
+    kinds: list[Combination] = []
+    involved = 0
+    quads = mask & mask >> 1 & mask >> 2 & mask >> 3 & _RANK_LOW_BITS  # a rank's lowest bit, when all four are set
+    if quads:
+        kinds.append(Combination.FOUR_OF_A_KIND)
+        involved = quads * 0b1111
+    for lane in _SUIT_LANES:
+        if (mask & lane).bit_count() >= 5:
+            for straight in _STRAIGHT_FLUSH_MASKS[lane]:
+                if mask & straight == straight:
+                    if Combination.STRAIGHT_FLUSH not in kinds:
+                        kinds.append(Combination.STRAIGHT_FLUSH)
+                    involved |= straight
+    if len(held) == HAND_SIZE and (mask | mask >> 1 | mask >> 2 | mask >> 3) & _RANK_LOW_BITS == _RANK_LOW_BITS:
+        kinds.append(
+            Combination.GREEN_DRAGON if any(mask & lane == mask for lane in _SUIT_LANES) else Combination.DRAGON
+        )
+        involved = mask
+    if not involved:
+        return tuple(kinds), ()
+    return tuple(kinds), sort_cards(c for c in held if involved >> c.index & 1)
+
+
+_JOKER_BIT = 52
+_RANK_LOW_BITS = sum(1 << 4 * rank for rank in range(13))  # each rank's clubs bit
+_SUIT_LANES = tuple(_RANK_LOW_BITS << suit for suit in range(4))  # a suit's thirteen bits (Card.index order c d h s)
+_STRAIGHT_FLUSH_MASKS = {
+    lane: tuple(sum(1 << (4 * (rank - 2) + suit) for rank in ranks) for ranks in STRAIGHTS)
+    for suit, lane in enumerate(_SUIT_LANES)
+}
+
+
+def _monsters_card_by_card(held: tuple[Card, ...]) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
     kinds: list[Combination] = []
     involved: set[Card] = set()
     ranks = [c.rank for c in held]
