@@ -263,7 +263,13 @@ def evaluate_board(
 def _board_value(board: Board, fantasyland: Fantasyland, rules: OfcRules) -> BoardValue:
     """``evaluate_board`` of a board known complete, its cards distinct, its Fantasyland state valid."""
     # Each row is valued without evaluate_row's own checks: the caller has checked the board whole.
-    top, middle, bottom = _hand_value(board.top), _hand_value(board.middle), _hand_value(board.bottom)
+    top, middle, bottom = (
+        _value_if_distinct(board.top),
+        _value_if_distinct(board.middle),
+        _value_if_distinct(board.bottom),
+    )
+    if top is None or middle is None or bottom is None:  # never, for a board the caller checked
+        raise ValueError(f"a card repeats on {board}")
     if top.strength > middle.strength or middle.strength > bottom.strength:
         # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
         rows = {TOP: _new_tuple(RowValue, (top, 0)), MIDDLE: _new_tuple(RowValue, (middle, 0)),
@@ -491,22 +497,24 @@ def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcR
     if value_a.fouled or value_b.fouled:  # the non-fouler wins every row: +6, plus its royalties
         side = "b" if value_a.fouled else "a"
         rows = {TOP: side, MIDDLE: side, BOTTOM: side}
+        lines = 3 if side == "a" else -3
     else:  # _row_winner of each row, inline
         rows_a, rows_b = value_a.rows, value_b.rows
         a_top, b_top = rows_a[TOP].hand.strength, rows_b[TOP].hand.strength
         a_middle, b_middle = rows_a[MIDDLE].hand.strength, rows_b[MIDDLE].hand.strength
         a_bottom, b_bottom = rows_a[BOTTOM].hand.strength, rows_b[BOTTOM].hand.strength
-        rows = {
-            TOP: "a" if a_top > b_top else "b" if b_top > a_top else "tie",
-            MIDDLE: "a" if a_middle > b_middle else "b" if b_middle > a_middle else "tie",
-            BOTTOM: "a" if a_bottom > b_bottom else "b" if b_bottom > a_bottom else "tie",
-        }
-    winners = list(rows.values())
-    lines = winners.count("a") - winners.count("b")
+        top = "a" if a_top > b_top else "b" if b_top > a_top else "tie"
+        middle = "a" if a_middle > b_middle else "b" if b_middle > a_middle else "tie"
+        bottom = "a" if a_bottom > b_bottom else "b" if b_bottom > a_bottom else "tie"
+        rows = {TOP: top, MIDDLE: middle, BOTTOM: bottom}
+        lines = _LINE[top] + _LINE[middle] + _LINE[bottom]
     scoop = "a" if lines == 3 else "b" if lines == -3 else None
     bonus = rules.scoop_bonus if scoop == "a" else -rules.scoop_bonus if scoop == "b" else 0
     diff = value_a.royalties - value_b.royalties
     return _new_tuple(Matchup, (a, b, rows, lines, scoop, diff, lines * rules.row_point + bonus + diff))
+
+
+_LINE = {"a": 1, "b": -1, "tie": 0}  # a row's winner as a line won (+1) or lost (-1) by a
 
 
 def _row_winner(a: tuple[int, ...], b: tuple[int, ...]) -> str:
@@ -554,14 +562,23 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
 def _showdown(values: Sequence[BoardValue], fantasyland: Sequence[Fantasyland], rules: OfcRules) -> HandScore:
     """``score_hand`` of boards already valued: every pair settled, the totals, whether the button moves."""
     players_count = len(values)
-    matchups = tuple(settle(a, b, values[a], values[b], rules) for a, b in combinations(range(players_count), 2))
     totals = [0] * players_count
-    for m in matchups:
-        totals[m.a] += m.points_a
-        totals[m.b] -= m.points_a
+    matchups = []
+    for a, b in _PAIRS[players_count]:
+        m = settle(a, b, values[a], values[b], rules)
+        matchups.append(m)
+        totals[a] += m.points_a
+        totals[b] -= m.points_a
     players = tuple([_new_tuple(PlayerScore, (s, totals[s], values[s])) for s in range(players_count)])
     # The button stays put in any hand in which someone played Fantasyland.
-    return HandScore(players, matchups, not any(fl.active for fl in fantasyland))
+    button_moves = True
+    for fl in fantasyland:
+        if fl.active:
+            button_moves = False
+    return _new_tuple(HandScore, (players, tuple(matchups), button_moves))
+
+
+_PAIRS = [tuple(combinations(range(count), 2)) for count in range(9)]  # every pair of seats, by player count
 
 
 # --- replaying a hand record -------------------------------------------------------------------------
