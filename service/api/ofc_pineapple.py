@@ -563,17 +563,6 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
 
 # --- routes: one blueprint per OFC game of the registry -------------------------------------------------
 
-ERRORS = (*NotationProblem, *ProblemCode, "invalid_round")
-"""The 422 ``errors`` codes of this game's operations, besides the request schema's."""
-RECORD_ONLY = {
-    MoveViolation.RECORD_INCOMPLETE,
-    MoveViolation.ACTION_AFTER_HAND_END,
-    MoveViolation.OUT_OF_TURN,
-    MoveViolation.CARD_DEALT_TWICE,
-}
-MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
-
-
 ERRORS = tuple(dict.fromkeys((*NotationProblem, *ProblemCode, "invalid_round")))
 """The 422 ``errors`` codes of the OFC operations, besides the request schema's."""
 RECORD_ONLY = {
