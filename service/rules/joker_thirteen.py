@@ -944,16 +944,60 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
         if problems or (problems := _table_duplicates(players)):
             raise InvalidInputError(problems)
         values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
-    matchups = tuple([_settle(a, b, values[a], values[b], rules) for a, b in _PAIRS])
+    return _settled(values, rules)
+
+
+def _settled(values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRules) -> RoundScore:
+    """The six matchups and the four players' scores in one pass (issue 15: no call per pair, each dun's
+    strength and bonus read once per player rather than once per pair). ``_settle`` is the same per pair."""
+    bonus_of = rules.bonus_by_name.get
+    hands = []  # per player: each dun's strength, then the bonus it earns when it wins
+    for duns in values:
+        head, middle, tail = duns[HEAD], duns[MIDDLE], duns[TAIL]
+        hands.append((head.strength, middle.strength, tail.strength, bonus_of(("head", head.category), 0),
+                      bonus_of(("middle", middle.category), 0), bonus_of(("tail", tail.category), 0)))  # fmt: skip
+    shot = rules.shot
     shots, bonuses, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS
-    for a, b, _, shot, bonus_a, bonus_b, _ in matchups:
-        a_shot, b_shot = shot == "a" or shot == "both", shot == "b" or shot == "both"
-        shots[a] += (a_shot - b_shot) * rules.shot
-        shots[b] += (b_shot - a_shot) * rules.shot
+    matchups = []
+    for a, b in _PAIRS:
+        head_a, middle_a, tail_a, head_bonus_a, middle_bonus_a, tail_bonus_a = hands[a]
+        head_b, middle_b, tail_b, head_bonus_b, middle_bonus_b, tail_bonus_b = hands[b]
+        bonus_a = bonus_b = 0
+        if head_a > head_b:
+            won_head, bonus_a = "a", head_bonus_a
+        elif head_b > head_a:
+            won_head, bonus_b = "b", head_bonus_b
+        else:
+            won_head = "tie"
+        if middle_a > middle_b:
+            won_middle = "a"
+            bonus_a += middle_bonus_a
+        elif middle_b > middle_a:
+            won_middle = "b"
+            bonus_b += middle_bonus_b
+        else:
+            won_middle = "tie"
+        if tail_a > tail_b:
+            won_tail = "a"
+            bonus_a += tail_bonus_a
+        elif tail_b > tail_a:
+            won_tail = "b"
+            bonus_b += tail_bonus_b
+        else:
+            won_tail = "tie"
+        a_shoots = won_head != "b" and won_middle != "b" and won_tail != "b"  # 平手也算不輸
+        b_shoots = won_head != "a" and won_middle != "a" and won_tail != "a"
+        shot_by = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
+        net_shot = (a_shoots - b_shoots) * shot
+        points_a = net_shot + bonus_a - bonus_b
+        duns = {"head": won_head, "middle": won_middle, "tail": won_tail}
+        matchups.append(_new_tuple(Matchup, (a, b, duns, shot_by, bonus_a, bonus_b, points_a)))
+        shots[a] += net_shot
+        shots[b] -= net_shot
         bonuses[a] += bonus_a - bonus_b
         bonuses[b] += bonus_b - bonus_a
-        shot_count[a] += a_shot
-        shot_count[b] += b_shot
+        shot_count[a] += a_shoots
+        shot_count[b] += b_shoots
     home_runs = _home_runs(shot_count, rules)
     scores = tuple(
         [
@@ -963,7 +1007,7 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
             for s in range(PLAYERS)
         ]
     )
-    return RoundScore(scores, matchups)
+    return RoundScore(scores, tuple(matchups))
 
 
 _PAIRS = tuple(combinations(range(PLAYERS), 2))
