@@ -6,8 +6,8 @@ Cards here include the joker ``JK`` (any letter case); the deck holds every spad
 
 from __future__ import annotations
 
-from operator import attrgetter
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from flask import Blueprint, Response
@@ -30,8 +30,8 @@ from service.rules import joker_thirteen_suggest as suggest
 from service.rules.cards import NotationProblem, card_texts
 from service.rules.games import Game, find_game
 from service.rules.hand_value import HandValue
-from service.rules.messages import Message
 from service.rules.joker_thirteen import DUNS, HEAD, MIDDLE, TAIL, Arrangement, ArrangementViolation, Dun, ProblemCode
+from service.rules.messages import Message
 
 blueprint = Blueprint("joker_thirteen", __name__, url_prefix="/v1/joker-thirteen")
 RULES: j13.JokerThirteenRules = find_game("joker-thirteen").default.rules  # the registry's (its only rule set)

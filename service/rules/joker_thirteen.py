@@ -870,35 +870,6 @@ class RoundScore:
     matchups: tuple[Matchup, ...]
 
 
-def _settle(
-    a: int,
-    b: int,
-    value_a: Mapping[Dun, HandValue],
-    value_b: Mapping[Dun, HandValue],
-    rules: JokerThirteenRules = GSCAS,
-) -> Matchup:
-    """打槍 is "not losing any dun" (平手也算不輸); bonuses only for duns strictly won, never multiplied."""
-    bonus_of = rules.bonus_by_name.get
-    duns: dict[Dun, str] = {}
-    bonus_a = bonus_b = 0
-    a_shoots = b_shoots = True
-    for d in DUNS:
-        hand_a, hand_b = value_a[d], value_b[d]
-        if hand_a.strength > hand_b.strength:
-            duns[d] = "a"
-            b_shoots = False
-            bonus_a += bonus_of((d, hand_a.category), 0)
-        elif hand_b.strength > hand_a.strength:
-            duns[d] = "b"
-            a_shoots = False
-            bonus_b += bonus_of((d, hand_b.category), 0)
-        else:
-            duns[d] = "tie"
-    shot = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
-    points_a = (a_shoots - b_shoots) * rules.shot + bonus_a - bonus_b
-    return _new_tuple(Matchup, (a, b, duns, shot, bonus_a, bonus_b, points_a))  # no NamedTuple __new__ in Python
-
-
 def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
     """Cards beyond the deck's copies across the table. A player's cards are its hand when given (the
     placed cards are inside it, already checked against it), else its placed cards."""
@@ -949,7 +920,8 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
 
 def _settled(values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRules) -> RoundScore:
     """The six matchups and the four players' scores in one pass (issue 15: no call per pair, each dun's
-    strength and bonus read once per player rather than once per pair). ``_settle`` is the same per pair."""
+    strength and bonus read once per player rather than once per pair). tests/joker_thirteen/
+    test_fast_paths.py holds it to the rule book, pair by pair."""
     bonus_of = rules.bonus_by_name.get
     hands = []  # per player: each dun's strength, then the bonus it earns when it wins
     for duns in values:
