@@ -848,7 +848,7 @@ class Matchup(NamedTuple):
 
     a: int
     b: int
-    duns: Mapping[Dun, str]  # "a" / "b" / "tie"
+    duns: Mapping[str, str]  # by dun (its name: a str enum looks it up too): "a" / "b" / "tie"
     shot: str | None  # "a", "b", "both" (every dun tied: mutual shots cancel) or None
     bonus_a: int
     bonus_b: int
@@ -962,8 +962,8 @@ def _settled(values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRule
         shot_by = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
         net_shot = (a_shoots - b_shoots) * shot
         points_a = net_shot + bonus_a - bonus_b
-        duns = {"head": won_head, "middle": won_middle, "tail": won_tail}
-        matchups.append(_new_tuple(Matchup, (a, b, duns, shot_by, bonus_a, bonus_b, points_a)))
+        won = {"head": won_head, "middle": won_middle, "tail": won_tail}
+        matchups.append(_new_tuple(Matchup, (a, b, won, shot_by, bonus_a, bonus_b, points_a)))
         shots[a] += net_shot
         shots[b] -= net_shot
         bonuses[a] += bonus_a - bonus_b
