@@ -7,7 +7,6 @@ Cards here include the joker ``JK`` (any letter case); the deck holds every spad
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 from typing import Any
 
 from flask import Blueprint, Response
@@ -187,7 +186,15 @@ _suggest = JokerThirteenSuggestRequest()
 
 def dun_value(dun: Dun, hand: HandValue, lang: str | None = None) -> dict[str, Any]:
     """A dun's hand value (with ``resolved``: what each joker stands for) and its bonus per opponent beaten."""
-    return {"hand": hand_value(hand, lang), "bonus": j13.bonus(dun, hand, RULES)}
+    lang = lang or i18n.language()
+    return {"hand": _hand_answer(hand, _LABELS.setdefault(lang, {}), lang), "bonus": j13.bonus(dun, hand, RULES)}
+
+
+def _dun_answers(duns: Any, lang: str) -> dict[str, Any]:
+    """``dun_hands`` of the rules' own dun values (``_hand_answer``)."""
+    labels = _LABELS.setdefault(lang, {})
+    return {"head": _hand_answer(duns[HEAD], labels, lang), "middle": _hand_answer(duns[MIDDLE], labels, lang),
+            "tail": _hand_answer(duns[TAIL], labels, lang)}  # fmt: skip
 
 
 def dun_hands(duns: Any, lang: str | None = None) -> dict[str, Any]:
@@ -199,27 +206,26 @@ def arrangement_result(result: j13.ArrangementResult) -> dict[str, Any]:
     return {
         "legal": result.legal,
         "violations": [violation(v) for v in result.violations],
-        "duns": None if result.duns is None else dun_hands(result.duns, i18n.language()),
+        "duns": None if result.duns is None else _dun_answers(result.duns, i18n.language()),
         "discarded": None if result.discarded is None else card_texts(result.discarded),
     }
 
 
-_TEXT = attrgetter("text")
-_LABELS: dict[tuple[Message, str], str] = {}
-"""Each label's text per language, filled as asked (the game's 14 labels times the languages)."""
+_LABELS: dict[str, dict[Message, str]] = {}
+"""Per language, each label's text, filled as asked (the game's 14 labels)."""
 
 
-def _hand_answer(hand: HandValue, lang: str) -> dict[str, Any]:
-    """``hand_value(hand, lang)`` for a dun's value (its ``resolved`` never None), built in one expression:
-    the strength tuple and the cards' texts go to orjson as they are (a tuple is written as an array)."""
+def _hand_answer(hand: HandValue, labels: dict[Message, str], lang: str) -> dict[str, Any]:
+    """``hand_value(hand, lang)`` for a dun's value (its ``resolved`` never None), built in one expression
+    (``labels``: ``_LABELS[lang]``): the strength tuple goes to orjson as it is (written as an array)."""
     category, label, strength, cards, resolved = hand
     if resolved is None:  # never from this game's rules; hand_value leaves the key out
         return hand_value(hand, lang)
-    text = _LABELS.get((label, lang))
+    text = labels.get(label)
     if text is None:
-        text = _LABELS[label, lang] = i18n.label(hand, lang)
-    return {"category": category, "label": text, "strength": strength, "cards": list(map(_TEXT, cards)),
-            "resolved": list(map(_TEXT, resolved))}  # fmt: skip
+        text = labels[label] = i18n.label(hand, lang)
+    return {"category": category, "label": text, "strength": strength, "cards": [c.text for c in cards],
+            "resolved": [c.text for c in resolved] if resolved else []}  # fmt: skip
 
 
 def round_score(score: j13.RoundScore) -> dict[str, Any]:
@@ -227,12 +233,13 @@ def round_score(score: j13.RoundScore) -> dict[str, Any]:
     player or pair, each NamedTuple read by position; a matchup's ``duns`` is answered as the rules built
     it: head, middle, tail)."""
     lang = i18n.language()
+    labels = _LABELS.setdefault(lang, {})
     value = _hand_answer
     players = [
         {
             "seat": seat, "total": total, "shots": shots, "home_run": home_run, "bonus": bonus,
-            "duns": {"head": value(duns[HEAD], lang), "middle": value(duns[MIDDLE], lang),
-                     "tail": value(duns[TAIL], lang)},
+            "duns": {"head": value(duns[HEAD], labels, lang), "middle": value(duns[MIDDLE], labels, lang),
+                     "tail": value(duns[TAIL], labels, lang)},
         }
         for seat, total, shots, home_run, bonus, duns in score.players
     ]  # fmt: skip

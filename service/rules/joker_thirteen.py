@@ -970,7 +970,7 @@ def _settled(values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRule
         bonuses[b] += bonus_b - bonus_a
         shot_count[a] += a_shoots
         shot_count[b] += b_shoots
-    home_runs = _home_runs(shot_count, rules)
+    home_runs: Sequence[int] = _home_runs(shot_count, rules) if PLAYERS - 1 in shot_count else _NO_HOME_RUNS
     scores = tuple(
         [
             _new_tuple(
@@ -983,6 +983,7 @@ def _settled(values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRule
 
 
 _PAIRS = tuple(combinations(range(PLAYERS), 2))
+_NO_HOME_RUNS = (0,) * PLAYERS  # nobody shot all three others (most rounds): no call to _home_runs
 
 
 def _lawful_round(players: Sequence[Arrangement]) -> list[dict[Dun, HandValue]] | None:
