@@ -8,7 +8,7 @@ from itertools import product
 from typing import Any, NamedTuple
 
 from service.rules import messages
-from service.rules.big_two.combinations import classify
+from service.rules.big_two.combinations import classify, play_value
 from service.rules.big_two.common import (
     _COMBINATION_OF,
     _MONSTERS,
@@ -47,7 +47,20 @@ class Factor:
 
 
 def _factor(code: FactorCode, value: int, cards: tuple[Card, ...] = (), **params: Any) -> Factor:
-    return Factor(code, value, cards, params)
+    """``Factor(code, value, cards, params)``, built by its slots' own setters (the frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``: a third more)."""
+    found = _new_factor(Factor)
+    _set_code(found, code)
+    _set_value(found, value)
+    _set_cards(found, cards)
+    _set_params(found, params)
+    return found
+
+
+_new_factor = object.__new__
+_set_code, _set_value, _set_cards, _set_params = (
+    Factor.__dict__[name].__set__ for name in ("factor", "value", "cards", "params")
+)
 
 
 class LoserScore(NamedTuple):
@@ -94,7 +107,7 @@ def score_game(
     problems = _base_problems(base) + _score_problems(played, grand_slam, left)
     if problems:
         raise InvalidInputError(problems)
-    finish = classify(played).hand
+    finish = play_value(played) or classify(played).hand  # the table's value (a 13-card play: classify's)
     assert finish is not None
     return _score(base, finish, grand_slam, None, [(None, cards) for cards in left], rules)
 
@@ -125,9 +138,10 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
         problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
     if problems:
         return problems
-    finish = classify(played)
-    if not finish.valid:
-        problems += [v.as_problem("winner", "last_play") for v in finish.violations]
+    if play_value(played) is None:  # no single, pair or five-card play: classify says whether it is one
+        finish = classify(played)
+        if not finish.valid:
+            problems += [v.as_problem("winner", "last_play") for v in finish.violations]
     if grand_slam is True and any(len(cards) != HAND_SIZE for cards in left):
         # 「其餘三家整局一張牌都沒出過」: every loser of a grand slam still holds 13 cards
         problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.GRAND_SLAM_IMPOSSIBLE))
