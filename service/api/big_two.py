@@ -79,10 +79,42 @@ class BigTwoLoser(StrictSchema):
         return data["cards"]
 
 
+class ScoredLosers(fields.List):
+    """games/score's losers: a list of ``BigTwoLoser`` with its own fast path (service/api/loading.py), as
+    ``RecordActions``: each loser's cards read in one loop, with the bounds and card spellings its field
+    declares; anything unusual is declined, and ``Schema.load`` reports it."""
+
+    def fast_reader(
+        self, reader_of: Callable[[fields.Field], Any], decline: Exception
+    ) -> Callable[[Any, Any], list[list[Card]]]:
+        declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
+        assert set(declared) == {"cards"} and declared["cards"].required, declared
+        (length,) = declared["cards"].validators  # its Length
+        low, high, card = length.min, length.max, declared["cards"].table.__getitem__
+
+        def read(value: Any, parent: Any) -> list[list[Card]]:
+            if type(value) is not list:  # (its length is checked before: loading._length_first)
+                raise decline
+            losers = []
+            try:
+                for entry in value:
+                    if type(entry) is not dict or len(entry) != 1:
+                        raise decline
+                    texts = entry["cards"]  # KeyError: another key
+                    if type(texts) is not list or not low <= len(texts) <= high:
+                        raise decline
+                    losers.append(list(map(card, texts)))  # KeyError: no spelling of a card
+            except (KeyError, TypeError):  # no card, an unhashable value
+                raise decline from None
+            return losers
+
+        return read
+
+
 class BigTwoScoreRequest(StrictSchema):
     base = StrictInteger(required=True, validate=validate.Range(1, MAX_BASE))
     winner = fields.Nested(BigTwoWinner, required=True)
-    losers = fields.List(fields.Nested(BigTwoLoser), required=True, validate=validate.Length(equal=SEATS - 1))
+    losers = ScoredLosers(fields.Nested(BigTwoLoser), required=True, validate=validate.Length(equal=SEATS - 1))
 
 
 class BigTwoRecordAction(StrictSchema):
@@ -252,21 +284,23 @@ def _reason(lang: str, code: b2.FactorCode, params: tuple[tuple[str, Any], ...])
 
 
 def game_score(score: b2.GameScore) -> dict[str, Any]:
-    w = score.winner
+    """The score as answered: the language read once, each NamedTuple unpacked by position (issue 15)."""
+    base, (seat, last_play, grand_slam, multiplier, factors, points), losers = score
     lang = i18n.language()
+    answered = _factor_answer
     return {
-        "base": score.base,
+        "base": base,
         "winner": {
-            "seat": w.seat, "last_play": hand_value(w.last_play), "grand_slam": w.grand_slam,
-            "multiplier": w.multiplier, "factors": [factor(f, lang) for f in w.factors], "points": w.points,
+            "seat": seat, "last_play": hand_value(last_play, lang), "grand_slam": grand_slam,
+            "multiplier": multiplier, "factors": [answered(f, lang) for f in factors], "points": points,
         },
         "losers": [
             {
-                "seat": loser.seat, "cards": card_texts(loser.cards), "cards_left": loser.cards_left,
-                "multiplier": loser.multiplier, "factors": [factor(f, lang) for f in loser.factors],
-                "payment": loser.payment, "points": loser.points,
+                "seat": seat, "cards": [c.text for c in cards], "cards_left": cards_left,
+                "multiplier": multiplier, "factors": [answered(f, lang) for f in factors],
+                "payment": payment, "points": points,
             }
-            for loser in score.losers
+            for seat, cards, cards_left, multiplier, factors, payment, points in losers
         ],
     }  # fmt: skip
 
