@@ -58,7 +58,17 @@ class BigTwoMoveAction(StrictSchema):
     cards = card_list(0, HAND_SIZE, load_default=list)
 
     def build(self, data: dict[str, Any]) -> Action:
-        return Action(ACTION_TYPE_OF[data["type"]], tuple(data["cards"]))
+        # Action(type, cards) by its slots' own setters (as RecordActions): its __init__ and __post_init__
+        # coerce nothing here (an ActionType, a tuple) and cost more than the rest of the loading (issue 15)
+        action = _new_action(Action)
+        _set_type(action, ACTION_TYPE_OF[data["type"]])
+        _set_cards(action, tuple(data["cards"]))
+        _set_seat(action, None)
+        return action
+
+
+_new_action = Action.__new__
+_set_type, _set_cards, _set_seat = (Action.__dict__[name].__set__ for name in ("type", "cards", "seat"))
 
 
 class BigTwoMoveValidateRequest(StrictSchema):
@@ -225,8 +235,8 @@ _plays_legal = BigTwoPlaysLegalRequest()
 # --- answers -----------------------------------------------------------------------------------------
 
 
-def optional_hand(hand: Any) -> dict[str, Any] | None:
-    return None if hand is None else hand_value(hand)
+def optional_hand(hand: Any, lang: str | None = None) -> dict[str, Any] | None:
+    return None if hand is None else hand_value(hand, lang)
 
 
 def classification(result: b2.Classification) -> dict[str, Any]:
@@ -240,11 +250,12 @@ def classification(result: b2.Classification) -> dict[str, Any]:
 
 
 def comparison(result: b2.Comparison) -> dict[str, Any]:
+    lang = i18n.language()  # read once (a read costs as much as the label it picks)
     return {
         "beats": result.beats,
         "reason": result.reason.value,
-        "table": optional_hand(result.table),
-        "play": optional_hand(result.play),
+        "table": optional_hand(result.table, lang),
+        "play": optional_hand(result.play, lang),
         "violations": [violation(v) for v in result.violations],
     }
 
@@ -254,7 +265,7 @@ def move_result(result: b2.MoveResult) -> dict[str, Any]:
         "legal": result.legal,
         "violations": [violation(v) for v in result.violations],
         "hand": card_texts(result.hand_after),
-        "play": optional_hand(result.play),
+        "play": optional_hand(result.play, i18n.language()),
         "wins": result.wins,
     }
 
