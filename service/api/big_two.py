@@ -26,6 +26,7 @@ from service.rules import big_two_plays
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType, InvalidPlay, MoveViolation, ProblemCode
 from service.rules.cards import Card, NotationProblem, card_texts
 from service.rules.games import Game, find_game
+from service.rules.hand_value import HandValue
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
 RULES: b2.BigTwoRules = find_game("big-two").default.rules  # the registry's (its only rule set, the house rules)
@@ -236,7 +237,15 @@ _plays_legal = BigTwoPlaysLegalRequest()
 
 
 def optional_hand(hand: Any, lang: str | None = None) -> dict[str, Any] | None:
-    return None if hand is None else hand_value(hand, lang)
+    return None if hand is None else _hand_answer(hand, lang or i18n.language())
+
+
+@lru_cache(maxsize=4096)
+def _hand_answer(hand: HandValue, lang: str) -> dict[str, Any]:
+    """A play's value as answered, built once per value and language and never mutated once answered
+    (issue 15): a HandValue is immutable, and Big Two's plays are few (52 singles, 78 pairs, some 15,000
+    five-card plays), the singles and pairs most of a game's."""
+    return hand_value(hand, lang)
 
 
 def classification(result: b2.Classification) -> dict[str, Any]:
@@ -302,7 +311,7 @@ def game_score(score: b2.GameScore) -> dict[str, Any]:
     return {
         "base": base,
         "winner": {
-            "seat": seat, "last_play": hand_value(last_play, lang), "grand_slam": grand_slam,
+            "seat": seat, "last_play": _hand_answer(last_play, lang), "grand_slam": grand_slam,
             "multiplier": multiplier, "factors": [answered(f, lang) for f in factors], "points": points,
         },
         "losers": [
