@@ -254,15 +254,18 @@ def quick_json(raw: bytes) -> Any:
     those silently; the standard decoder's hook refuses it (400). Every key brings one colon outside a
     string, and without escapes the strings' colons are the same in ``raw`` and in the value written
     back, so a key dropped shows as fewer colons written back."""
-    if b"\\" in raw or _LONG_NUMBER in raw.translate(_DIGITS):
+    if b"\\" in raw:
         return None
     try:
         body = orjson.loads(raw)
         written = orjson.dumps(body)
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # the writer stops at 255 levels, the reader at 1024
         return None
-    # written back unchanged (a compact body, as most clients send): nothing was dropped; else count the colons
-    return body if written == raw or written.count(b":") == raw.count(b":") else None
+    if written == raw:  # written back unchanged (a compact body, as most clients send): nothing was dropped,
+        return body  # and no number read as a float (orjson writes a float with "." or "e")
+    if _LONG_NUMBER in raw.translate(_DIGITS):
+        return None
+    return body if written.count(b":") == raw.count(b":") else None
 
 
 def answer(body: Any, status: int = 200) -> Response:
