@@ -248,8 +248,8 @@ def quick_json(raw: bytes) -> Any:
     """The JSON value of ``raw`` read by orjson (3-4x the standard decoder with its hook per object), when it
     is surely what ``decode_json`` answers; None when not sure, and ``decode_json`` decides. Not sure: any
     escape (a ``\\u`` escape could spell a colon, see below; a request rarely has one, and looking for a
-    backslash runs at memchr's speed, 20x the search for the two bytes), a number of 19 digits or more
-    (orjson reads an integer past 64 bits as a float), anything orjson refuses (``decode_json`` says why, or
+    backslash runs at memchr's speed, 20x the search for the two bytes), an integer past 64 bits (orjson
+    reads it as a float; the standard decoder as an int), anything orjson refuses (``decode_json`` says why, or
     reads what orjson cannot: a lone surrogate, ``1e400``), or a key given twice in an object. orjson keeps the last of
     those silently; the standard decoder's hook refuses it (400). Every key brings one colon outside a
     string, and without escapes the strings' colons are the same in ``raw`` and in the value written
@@ -263,7 +263,9 @@ def quick_json(raw: bytes) -> Any:
         return None
     if written == raw:  # written back unchanged (a compact body, as most clients send): nothing was dropped,
         return body  # and no number read as a float (orjson writes a float with "." or "e")
-    if _LONG_NUMBER in raw.translate(_DIGITS):
+    # An integer past 64 bits, read as a float, is written back as "1.8446744073709552e+19" (past 1e308 orjson
+    # refuses it): without a "+" (a byte found at memchr's speed) nothing was, and the digits need no look.
+    if b"+" in written and _LONG_NUMBER in raw.translate(_DIGITS):
         return None
     return body if written.count(b":") == raw.count(b":") else None
 

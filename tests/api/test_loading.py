@@ -195,6 +195,13 @@ def test_quick_json_declines_each_case_it_cannot_vouch_for():
                  "[1e400]", '"\\ud800"', "NaN", "[1,]", "[" * 300 + "]" * 300):  # fmt: skip
         assert quick_json(text.encode()) is None, text
     assert quick_json(b'{"a": "b:c", "d": [1, -0.5]}') == {"a": "b:c", "d": [1, -0.5]}
+    # integers past 64 bits, compact or spaced, with or without a "+" elsewhere; those within 64 bits are ints
+    for text in ("[18446744073709551616]", "[-9223372036854775809]", '{"n": 18446744073709551616}',
+                 '{"s": "a+b", "n": [-9223372036854775809]}', "[1" + "0" * 30 + "]"):  # fmt: skip
+        assert quick_json(text.encode()) is None, text
+    for text in ("[18446744073709551615]", "[-9223372036854775808]", '{"s": "a+b", "n": [1, 2]}',
+                 '{"n": 1.5, "m": 12345678901234567890}'):  # fmt: skip
+        assert repr(quick_json(text.encode())) == repr(decode_json(text.encode())), text
     # any escape at all is the standard decoder's to read (looking for one byte is the cheap look)
     for text in ('{"a":"x\\n"}', '{"a":"\\"b"}', '{"a\\/":1}'):
         assert quick_json(text.encode()) is None, text
