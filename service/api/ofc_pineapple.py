@@ -635,7 +635,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     def hands_score() -> Response:
         body = load_body(hand_score_request)
         rules = effective_rules(game_rules, default, body)
-        score = ofc.score_hand(body["players"], rules)
+        score = ofc.score_hand(body["players"], rules, cards=False)  # the answer names categories, not cards
         return answer(say_rules(body, rules, hand_score(score)))
 
     @bp.post("/hands/validate")
@@ -644,7 +644,9 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     def hands_validate() -> Response:
         body = load_body(hand_validate)
         rules = effective_rules(game_rules, default, body)
-        result = ofc.validate_hand(body["dealer"], [p["fantasyland"] for p in body["players"]], body["actions"], rules)
+        result = ofc.validate_hand(
+            body["dealer"], [p["fantasyland"] for p in body["players"]], body["actions"], rules, cards=False
+        )
         return answer(say_rules(body, rules, {
             "legal": result.legal,
             "violations": [violation(v) for v in result.violations],
