@@ -143,7 +143,10 @@ class Board:
         return all(len(self.row(r)) == r.size for r in ROWS)
 
     def placed(self, placement: Mapping[Row, Sequence[Card]]) -> Board:
-        return Board(*(self.row(r) + tuple(placement.get(r, ())) for r in ROWS))
+        get = placement.get  # each row by name, no generator: every legal move builds one (moves/validate)
+        return Board(
+            self.top + tuple(get(TOP, ())), self.middle + tuple(get(MIDDLE, ())), self.bottom + tuple(get(BOTTOM, ()))
+        )
 
     @classmethod
     def of(cls, rows: Mapping[str, Sequence[Card]]) -> Board:
@@ -650,7 +653,8 @@ def validate_hand(
         case = {"case": "three"} if len(fantasyland) == 3 else {"case": "seats", "last": len(fantasyland) - 1}
         raise InvalidInputError(problem(DOMAIN, ("dealer",), ProblemCode.BAD_SEAT, **case))
     for s, fl in enumerate(fantasyland):
-        check_fantasyland(fl, ("players", s, "fantasyland"), rules)
+        if fl.active or fl.cards is not None:  # else check_fantasyland has nothing to say
+            check_fantasyland(fl, ("players", s, "fantasyland"), rules)
     order, plan = _turn_plan(dealer, tuple(fantasyland), rules)
     # The replay keeps each seat's rows as growing lists and checks of each action only what the action
     # itself could break: the right seat, the deal's size, its cards distinct and never dealt before, each
