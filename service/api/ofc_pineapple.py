@@ -672,7 +672,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
             "violations": [violation(v) for v in result.violations],
             "boards": [board_cards(b) for b in result.boards],
             "score": hand_score(result.score) if result.score else None,
-            "discards": [{"seat": d.seat, "card": d.card.text, "action": d.action} for d in result.discards],
+            "discards": [{"seat": seat, "card": card.text, "action": index} for seat, card, index in result.discards],
         }))  # fmt: skip
 
     return bp
