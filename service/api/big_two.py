@@ -26,6 +26,7 @@ from service.rules import big_two_plays
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType, InvalidPlay, MoveViolation, ProblemCode
 from service.rules.cards import Card, NotationProblem, card_texts
 from service.rules.games import Game, find_game
+from service.rules.hand_value import HandValue
 
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
 RULES: b2.BigTwoRules = find_game("big-two").default.rules  # the registry's (its only rule set, the house rules)
@@ -58,7 +59,17 @@ class BigTwoMoveAction(StrictSchema):
     cards = card_list(0, HAND_SIZE, load_default=list)
 
     def build(self, data: dict[str, Any]) -> Action:
-        return Action(ACTION_TYPE_OF[data["type"]], tuple(data["cards"]))
+        # Action(type, cards) by its slots' own setters (as RecordActions): its __init__ and __post_init__
+        # coerce nothing here (an ActionType, a tuple) and cost more than the rest of the loading (issue 15)
+        action = _new_action(Action)
+        _set_type(action, ACTION_TYPE_OF[data["type"]])
+        _set_cards(action, tuple(data["cards"]))
+        _set_seat(action, None)
+        return action
+
+
+_new_action = Action.__new__
+_set_type, _set_cards, _set_seat = (Action.__dict__[name].__set__ for name in ("type", "cards", "seat"))
 
 
 class BigTwoMoveValidateRequest(StrictSchema):
@@ -79,10 +90,42 @@ class BigTwoLoser(StrictSchema):
         return data["cards"]
 
 
+class ScoredLosers(fields.List):
+    """games/score's losers: a list of ``BigTwoLoser`` with its own fast path (service/api/loading.py), as
+    ``RecordActions``: each loser's cards read in one loop, with the bounds and card spellings its field
+    declares; anything unusual is declined, and ``Schema.load`` reports it."""
+
+    def fast_reader(
+        self, reader_of: Callable[[fields.Field], Any], decline: Exception
+    ) -> Callable[[Any, Any], list[list[Card]]]:
+        declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
+        assert set(declared) == {"cards"} and declared["cards"].required, declared
+        (length,) = declared["cards"].validators  # its Length
+        low, high, card = length.min, length.max, declared["cards"].table.__getitem__
+
+        def read(value: Any, parent: Any) -> list[list[Card]]:
+            if type(value) is not list:  # (its length is checked before: loading._length_first)
+                raise decline
+            losers = []
+            try:
+                for entry in value:
+                    if type(entry) is not dict or len(entry) != 1:
+                        raise decline
+                    texts = entry["cards"]  # KeyError: another key
+                    if type(texts) is not list or not low <= len(texts) <= high:
+                        raise decline
+                    losers.append(list(map(card, texts)))  # KeyError: no spelling of a card
+            except (KeyError, TypeError):  # no card, an unhashable value
+                raise decline from None
+            return losers
+
+        return read
+
+
 class BigTwoScoreRequest(StrictSchema):
     base = StrictInteger(required=True, validate=validate.Range(1, MAX_BASE))
     winner = fields.Nested(BigTwoWinner, required=True)
-    losers = fields.List(fields.Nested(BigTwoLoser), required=True, validate=validate.Length(equal=SEATS - 1))
+    losers = ScoredLosers(fields.Nested(BigTwoLoser), required=True, validate=validate.Length(equal=SEATS - 1))
 
 
 class BigTwoRecordAction(StrictSchema):
@@ -193,8 +236,16 @@ _plays_legal = BigTwoPlaysLegalRequest()
 # --- answers -----------------------------------------------------------------------------------------
 
 
-def optional_hand(hand: Any) -> dict[str, Any] | None:
-    return None if hand is None else hand_value(hand)
+def optional_hand(hand: Any, lang: str | None = None) -> dict[str, Any] | None:
+    return None if hand is None else _hand_answer(hand, lang or i18n.language())
+
+
+@lru_cache(maxsize=4096)
+def _hand_answer(hand: HandValue, lang: str) -> dict[str, Any]:
+    """A play's value as answered, built once per value and language and never mutated once answered
+    (issue 15): a HandValue is immutable, and Big Two's plays are few (52 singles, 78 pairs, some 15,000
+    five-card plays), the singles and pairs most of a game's."""
+    return hand_value(hand, lang)
 
 
 def classification(result: b2.Classification) -> dict[str, Any]:
@@ -208,11 +259,12 @@ def classification(result: b2.Classification) -> dict[str, Any]:
 
 
 def comparison(result: b2.Comparison) -> dict[str, Any]:
+    lang = i18n.language()  # read once (a read costs as much as the label it picks)
     return {
         "beats": result.beats,
         "reason": result.reason.value,
-        "table": optional_hand(result.table),
-        "play": optional_hand(result.play),
+        "table": optional_hand(result.table, lang),
+        "play": optional_hand(result.play, lang),
         "violations": [violation(v) for v in result.violations],
     }
 
@@ -222,7 +274,7 @@ def move_result(result: b2.MoveResult) -> dict[str, Any]:
         "legal": result.legal,
         "violations": [violation(v) for v in result.violations],
         "hand": card_texts(result.hand_after),
-        "play": optional_hand(result.play),
+        "play": optional_hand(result.play, i18n.language()),
         "wins": result.wins,
     }
 
@@ -252,21 +304,23 @@ def _reason(lang: str, code: b2.FactorCode, params: tuple[tuple[str, Any], ...])
 
 
 def game_score(score: b2.GameScore) -> dict[str, Any]:
-    w = score.winner
+    """The score as answered: the language read once, each NamedTuple unpacked by position (issue 15)."""
+    base, (seat, last_play, grand_slam, multiplier, factors, points), losers = score
     lang = i18n.language()
+    answered = _factor_answer
     return {
-        "base": score.base,
+        "base": base,
         "winner": {
-            "seat": w.seat, "last_play": hand_value(w.last_play), "grand_slam": w.grand_slam,
-            "multiplier": w.multiplier, "factors": [factor(f, lang) for f in w.factors], "points": w.points,
+            "seat": seat, "last_play": _hand_answer(last_play, lang), "grand_slam": grand_slam,
+            "multiplier": multiplier, "factors": [answered(f, lang) for f in factors], "points": points,
         },
         "losers": [
             {
-                "seat": loser.seat, "cards": card_texts(loser.cards), "cards_left": loser.cards_left,
-                "multiplier": loser.multiplier, "factors": [factor(f, lang) for f in loser.factors],
-                "payment": loser.payment, "points": loser.points,
+                "seat": seat, "cards": [c.text for c in cards], "cards_left": cards_left,
+                "multiplier": multiplier, "factors": [answered(f, lang) for f in factors],
+                "payment": payment, "points": points,
             }
-            for loser in score.losers
+            for seat, cards, cards_left, multiplier, factors, payment, points in losers
         ],
     }  # fmt: skip
 

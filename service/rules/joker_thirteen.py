@@ -848,7 +848,7 @@ class Matchup(NamedTuple):
 
     a: int
     b: int
-    duns: Mapping[Dun, str]  # "a" / "b" / "tie"
+    duns: Mapping[str, str]  # by dun (its name: a str enum looks it up too): "a" / "b" / "tie"
     shot: str | None  # "a", "b", "both" (every dun tied: mutual shots cancel) or None
     bonus_a: int
     bonus_b: int
@@ -868,35 +868,6 @@ class PlayerScore(NamedTuple):
 class RoundScore:
     players: tuple[PlayerScore, ...]
     matchups: tuple[Matchup, ...]
-
-
-def _settle(
-    a: int,
-    b: int,
-    value_a: Mapping[Dun, HandValue],
-    value_b: Mapping[Dun, HandValue],
-    rules: JokerThirteenRules = GSCAS,
-) -> Matchup:
-    """打槍 is "not losing any dun" (平手也算不輸); bonuses only for duns strictly won, never multiplied."""
-    bonus_of = rules.bonus_by_name.get
-    duns: dict[Dun, str] = {}
-    bonus_a = bonus_b = 0
-    a_shoots = b_shoots = True
-    for d in DUNS:
-        hand_a, hand_b = value_a[d], value_b[d]
-        if hand_a.strength > hand_b.strength:
-            duns[d] = "a"
-            b_shoots = False
-            bonus_a += bonus_of((d, hand_a.category), 0)
-        elif hand_b.strength > hand_a.strength:
-            duns[d] = "b"
-            a_shoots = False
-            bonus_b += bonus_of((d, hand_b.category), 0)
-        else:
-            duns[d] = "tie"
-    shot = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
-    points_a = (a_shoots - b_shoots) * rules.shot + bonus_a - bonus_b
-    return _new_tuple(Matchup, (a, b, duns, shot, bonus_a, bonus_b, points_a))  # no NamedTuple __new__ in Python
 
 
 def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
@@ -944,17 +915,62 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
         if problems or (problems := _table_duplicates(players)):
             raise InvalidInputError(problems)
         values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
-    matchups = tuple([_settle(a, b, values[a], values[b], rules) for a, b in _PAIRS])
+    return _settled(values, rules)
+
+
+def _settled(values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRules) -> RoundScore:
+    """The six matchups and the four players' scores in one pass (issue 15: no call per pair, each dun's
+    strength and bonus read once per player rather than once per pair). tests/joker_thirteen/
+    test_fast_paths.py holds it to the rule book, pair by pair."""
+    bonus_of = rules.bonus_by_name.get
+    hands = []  # per player: each dun's strength, then the bonus it earns when it wins
+    for duns in values:
+        head, middle, tail = duns[HEAD], duns[MIDDLE], duns[TAIL]
+        hands.append((head.strength, middle.strength, tail.strength, bonus_of(("head", head.category), 0),
+                      bonus_of(("middle", middle.category), 0), bonus_of(("tail", tail.category), 0)))  # fmt: skip
+    shot = rules.shot
     shots, bonuses, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS
-    for a, b, _, shot, bonus_a, bonus_b, _ in matchups:
-        a_shot, b_shot = shot == "a" or shot == "both", shot == "b" or shot == "both"
-        shots[a] += (a_shot - b_shot) * rules.shot
-        shots[b] += (b_shot - a_shot) * rules.shot
+    matchups = []
+    for a, b in _PAIRS:
+        head_a, middle_a, tail_a, head_bonus_a, middle_bonus_a, tail_bonus_a = hands[a]
+        head_b, middle_b, tail_b, head_bonus_b, middle_bonus_b, tail_bonus_b = hands[b]
+        bonus_a = bonus_b = 0
+        if head_a > head_b:
+            won_head, bonus_a = "a", head_bonus_a
+        elif head_b > head_a:
+            won_head, bonus_b = "b", head_bonus_b
+        else:
+            won_head = "tie"
+        if middle_a > middle_b:
+            won_middle = "a"
+            bonus_a += middle_bonus_a
+        elif middle_b > middle_a:
+            won_middle = "b"
+            bonus_b += middle_bonus_b
+        else:
+            won_middle = "tie"
+        if tail_a > tail_b:
+            won_tail = "a"
+            bonus_a += tail_bonus_a
+        elif tail_b > tail_a:
+            won_tail = "b"
+            bonus_b += tail_bonus_b
+        else:
+            won_tail = "tie"
+        a_shoots = won_head != "b" and won_middle != "b" and won_tail != "b"  # 平手也算不輸
+        b_shoots = won_head != "a" and won_middle != "a" and won_tail != "a"
+        shot_by = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
+        net_shot = (a_shoots - b_shoots) * shot
+        points_a = net_shot + bonus_a - bonus_b
+        won = {"head": won_head, "middle": won_middle, "tail": won_tail}
+        matchups.append(_new_tuple(Matchup, (a, b, won, shot_by, bonus_a, bonus_b, points_a)))
+        shots[a] += net_shot
+        shots[b] -= net_shot
         bonuses[a] += bonus_a - bonus_b
         bonuses[b] += bonus_b - bonus_a
-        shot_count[a] += a_shot
-        shot_count[b] += b_shot
-    home_runs = _home_runs(shot_count, rules)
+        shot_count[a] += a_shoots
+        shot_count[b] += b_shoots
+    home_runs: Sequence[int] = _home_runs(shot_count, rules) if PLAYERS - 1 in shot_count else _NO_HOME_RUNS
     scores = tuple(
         [
             _new_tuple(
@@ -963,10 +979,11 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
             for s in range(PLAYERS)
         ]
     )
-    return RoundScore(scores, matchups)
+    return RoundScore(scores, tuple(matchups))
 
 
 _PAIRS = tuple(combinations(range(PLAYERS), 2))
+_NO_HOME_RUNS = (0,) * PLAYERS  # nobody shot all three others (most rounds): no call to _home_runs
 
 
 def _lawful_round(players: Sequence[Arrangement]) -> list[dict[Dun, HandValue]] | None:

@@ -9,7 +9,7 @@ import random
 
 from marshmallow import ValidationError
 
-from service.api.big_two import BigTwoGameValidateRequest
+from service.api.big_two import BigTwoGameValidateRequest, BigTwoScoreRequest
 from service.api.loading import fast_load
 from tests.big_two.players import deal, play_random_game
 
@@ -91,3 +91,49 @@ def test_the_fast_path_declines_a_record_past_its_maximum_without_reading_an_ent
     hands = [["3c"] * 13] * 4
     assert fast_load(SCHEMA, {"base": 1, "hands": hands, "actions": [Untouchable()] * 201}) is None
     assert fast_load(SCHEMA, {"base": 1, "hands": [Untouchable()] * 5, "actions": []}) is None
+
+
+# --- games/score's losers (``ScoredLosers.fast_reader``, issue 15) ---------------------------------------
+
+SCORE_SCHEMA = BigTwoScoreRequest()
+
+
+def test_the_losers_reader_answers_as_load_does():
+    """Random games' scores, often with one loser made odd (a key dropped, added or null, no list, a card
+    respelled, unknown or not a string, 0 or 14 cards, a loser more or less): whenever the fast path
+    answers, load answers the same; whatever load answers, the fast path answers too."""
+    rng = random.Random("losers")
+    answered = declined = 0
+    odd_cards = [None, "3c", [], ["3c"] * 14, [1], ["JK"], ["Zz"], [["3c"]], {"3c": 1}, True]
+    for _ in range(3000):
+        played = play_random_game(rng, deal(rng))
+        losers = [{"cards": [c.text for c in played.remaining[s]]} for s in range(4) if s != played.winner]
+        for loser in losers:
+            if rng.random() < 0.2:
+                loser["cards"] = [rng.choice([text.upper(), text.lower(), text]) for text in loser["cards"]]
+        if rng.random() < 0.5:
+            loser = rng.choice(losers)
+            kind = rng.randrange(5)
+            if kind == 0:
+                del loser["cards"]
+            elif kind == 1:
+                loser[rng.choice(["Cards", "seat", "extra"])] = rng.choice([1, None, ["3c"]])
+            elif kind == 2:
+                loser["cards"] = rng.choice(odd_cards)
+            elif kind == 3 and loser["cards"]:
+                loser["cards"][rng.randrange(len(loser["cards"]))] = rng.choice(["10h", "3C", "jk", 3, None, "3c "])
+            else:
+                losers = rng.choice([losers[:2], [*losers, losers[0]], [*losers[:2], "3c"], [*losers[:2], None]])
+        body = {"base": 10, "winner": {"last_play": ["3c"], "grand_slam": False}, "losers": losers}
+        fast, loaded = fast_load(SCORE_SCHEMA, body), load_or_none_of(SCORE_SCHEMA, body)
+        assert fast == loaded, body
+        answered += fast is not None
+        declined += fast is None
+    assert answered > 1000 and declined > 500  # both, many of each
+
+
+def load_or_none_of(schema, body):
+    try:
+        return schema.load(body)
+    except ValidationError:
+        return None

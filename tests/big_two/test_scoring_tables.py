@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from service.rules.big_two import TAIWAN, CardsLeftTier
-from service.rules.big_two.common import FactorCode, sort_cards
-from service.rules.big_two.scoring import _factor, loser_multiplier_factors, monsters_left
-from service.rules.cards import DECK
+from service.rules.big_two import TAIWAN, CardsLeftTier, classify, scoring
+from service.rules.big_two.common import THREE_OF_CLUBS, Combination, FactorCode, sort_cards
+from service.rules.big_two.scoring import _factor, loser_multiplier_factors, monsters_left, winner_multiplier_factors
+from service.rules.cards import DECK, JOKER
 
 
 def loser_factors_as_before(cards, rules):
@@ -89,3 +89,83 @@ def test_one_object_per_factor():
     first, second = loser_multiplier_factors(DECK[:3]), loser_multiplier_factors(DECK[4:7])  # 2c 2d 2h, 3c 3d 3h
     assert first[0] is second[0] and first[1] is not None and len(second) == 1
     assert first[1] is loser_multiplier_factors(DECK[:3] + DECK[8:9])[1]  # the same three 2s held
+
+
+# --- the winner's factors (issue 15, ``scoring._winner_factors``) and the monsters' mask by a sum ---------
+
+
+def winner_factors_as_before(finish, grand_slam, rules):
+    """``winner_multiplier_factors`` before its tables: every factor built for the game."""
+    factors = []
+    if grand_slam:
+        factors.append(_factor(FactorCode.GRAND_SLAM, rules.grand_slam))
+    if THREE_OF_CLUBS in finish.cards:
+        factors.append(_factor(FactorCode.THREE_OF_CLUBS_FINISH, rules.three_of_clubs_finish, (THREE_OF_CLUBS,)))
+    twos = sort_cards(c for c in finish.cards if c.rank == 2)
+    if twos:
+        factors.append(_factor(FactorCode.TWOS_FINISH, rules.two_finish ** len(twos), twos, count=len(twos)))
+    kind = Combination(finish.category)
+    if kind is Combination.GREEN_DRAGON:
+        factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, rules.green_dragon_finish, finish.cards))
+    elif kind in (Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH, Combination.DRAGON):
+        factors.append(_factor(FactorCode.MONSTER_FINISH, rules.monster_finish, finish.cards, kind=kind.value))
+    return tuple(factors)
+
+
+def finishing_plays(rng: random.Random) -> list:
+    """Every single and pair, and random plays of five and thirteen cards that are combinations."""
+    plays = [(c,) for c in DECK] + [(a, b) for a in DECK for b in DECK if a.rank == b.rank and a is not b]
+    while len(plays) < 6000:
+        size = rng.choice([5, 5, 5, 13])
+        cards = tuple(rng.sample(DECK, size))
+        if size == 5 and rng.randrange(2):  # a straight or four of a kind now and then
+            low = rng.randrange(2, 11)
+            cards = tuple(rng.choice([c for c in DECK if c.rank == r]) for r in range(low, low + 5))
+        if size == 13 and rng.randrange(2):  # a dragon, or a green dragon (one suit)
+            suit = rng.choice(DECK).suit if rng.randrange(2) else None
+            cards = tuple(rng.choice([c for c in DECK if c.rank == r and suit in (None, c.suit)]) for r in range(2, 15))
+        if classify(cards).valid:
+            plays.append(cards)
+    return plays
+
+
+def test_the_winners_factors_as_before():
+    rng = random.Random("winner")
+    plays = [classify(cards).hand for cards in finishing_plays(rng)]
+    assert {hand.category for hand in plays} == {c.value for c in Combination}
+    for rules in (TAIWAN, *(random_rules(rng) for _ in range(5))):
+        rules = replace(rules, grand_slam=rng.randint(1, 9), three_of_clubs_finish=rng.randint(1, 9),
+                        two_finish=rng.randint(1, 5), monster_finish=rng.randint(1, 9))  # fmt: skip
+        for hand in plays:
+            for grand_slam in (False, True):
+                found = winner_multiplier_factors(hand, grand_slam, rules)
+                expected = winner_factors_as_before(hand, grand_slam, rules)
+                assert found == expected, hand
+                assert [f.params for f in found] == [f.params for f in expected], hand
+
+
+def monsters_card_by_card(cards):
+    """``monsters_left`` before its mask was a sum: the same reading from bits built card by card."""
+    return scoring._monsters_card_by_card(tuple(cards))
+
+
+def test_monsters_left_by_a_sum_of_bits_as_card_by_card():
+    """The mask as a sum of the cards' bits (a card given twice carries into fewer bits than cards) finds
+    what the card-by-card reading finds, on random hands with cards twice and jokers."""
+    rng = random.Random("monsters")
+    for _ in range(20000):
+        cards = rng.sample(DECK, rng.randint(0, 13))
+        if rng.randrange(4) == 0 and cards:
+            cards.append(rng.choice(cards))  # a card twice
+        if rng.randrange(8) == 0:
+            cards.append(JOKER)
+        if rng.randrange(3) == 0 and len(cards) >= 5:  # four of a kind or a straight flush now and then
+            rank, suit = rng.randrange(2, 11), rng.choice(DECK).suit
+            pick = (
+                [c for c in DECK if c.rank == rank]
+                if rng.randrange(2)
+                else [c for c in DECK if c.suit is suit and rank <= c.rank < rank + 5]
+            )
+            cards = pick + cards[len(pick) :]
+        rng.shuffle(cards)
+        assert monsters_left(cards) == monsters_card_by_card(cards), cards

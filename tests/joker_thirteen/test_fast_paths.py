@@ -109,3 +109,127 @@ def test_a_legal_arrangement_answers_what_the_full_checks_answer(seed, monkeypat
     assert fast == full
     legal = sum(1 for a in fast if a.legal)
     assert len(arrangements) // 4 < legal < len(arrangements) * 9 // 10  # both kinds of answer, many of each
+
+
+# --- the round settled in one pass (issue 15) against the rule book, pair by pair ---------------------
+
+
+def settled_pair_by_pair(values, rules):
+    """The matchups and the players' (total, shots, home run, bonus), straight from the rule book: per pair,
+    per dun, 打槍 when not losing any dun (平手也算不輸), 額外加分 for duns strictly won, 全壘打 for shooting
+    all three others (+9, 3 from each)."""
+    matchups, shots, bonuses, shot = [], [0] * 4, [0] * 4, [set() for _ in range(4)]
+    for a in range(4):
+        for b in range(a + 1, 4):
+            duns, bonus = {}, {a: 0, b: 0}
+            for dun in ("head", "middle", "tail"):
+                hand_a, hand_b = values[a][dun], values[b][dun]
+                if hand_a.strength == hand_b.strength:
+                    duns[dun] = "tie"
+                    continue
+                won = a if hand_a.strength > hand_b.strength else b
+                duns[dun] = "a" if won == a else "b"
+                bonus[won] += rules.bonus.get((j13.Dun(dun), j13.Category(values[won][dun].category)), 0)
+            a_shoots, b_shoots = "b" not in duns.values(), "a" not in duns.values()
+            if a_shoots:
+                shot[a].add(b)
+            if b_shoots:
+                shot[b].add(a)
+            net = (int(a_shoots) - int(b_shoots)) * rules.shot
+            shots[a] += net
+            shots[b] -= net
+            bonuses[a] += bonus[a] - bonus[b]
+            bonuses[b] += bonus[b] - bonus[a]
+            by = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
+            matchups.append((a, b, duns, by, bonus[a], bonus[b], net + bonus[a] - bonus[b]))
+    home_runs = [0] * 4
+    for seat in range(4):
+        if len(shot[seat]) == 3:
+            for other in range(4):
+                home_runs[other] += rules.home_run if other == seat else -rules.home_run // 3
+    players = [(s, shots[s] + home_runs[s] + bonuses[s], shots[s], home_runs[s], bonuses[s]) for s in range(4)]
+    return matchups, players
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_round_settles_as_the_rule_book_pair_by_pair(seed):
+    """Random tables of evaluated duns (legal or not: settling only compares), often with a player's duns
+    repeated at another seat (every dun tied: mutual shots) or one dun shared (ties), under the house rules
+    and a rule set with other points."""
+    rng = random.Random(200 + seed)
+    doubled = j13.JokerThirteenRules(id="doubled", shot=2, home_run=18, bonus={k: 2 * v for k, v in j13.BONUS.items()})
+    pool = [j13._evaluate_all(p) for _ in range(150) for p in deal(rng)]
+    strong = [j13.Arrangement(*(rng.sample(GAME_DECK, n) for n in (3, 5, 5))) for _ in range(400)]
+    pool += [j13._evaluate_all(p) for p in strong]
+    kinds = set()
+    for _ in range(3000):
+        values = [rng.choice(pool) for _ in range(4)]
+        if rng.randrange(3) == 0:
+            values[rng.randrange(4)] = values[rng.randrange(4)]
+        if rng.randrange(3) == 0:
+            seat, other, dun = rng.randrange(4), rng.randrange(4), rng.choice(j13.DUNS)
+            values[seat] = {**values[seat], dun: values[other][dun]}
+        rules = doubled if rng.randrange(4) == 0 else j13.GSCAS
+        score = j13._settled(values, rules)
+        matchups, players = settled_pair_by_pair(values, rules)
+        assert [tuple(m) for m in score.matchups] == matchups
+        assert [tuple(p)[:5] for p in score.players] == players
+        assert all(p.duns is values[p.seat] for p in score.players)
+        assert sum(p.total for p in score.players) == 0
+        kinds |= {m[3] for m in matchups} | {bool(p[3]) for p in players}
+    assert kinds == {"a", "b", "both", None, True, False}  # every kind of shot, home runs and none
+
+
+# --- rounds/score's players read by one loop (api.ScoredPlayers.fast_reader) against Schema.load ---------
+
+
+def odd_player(rng: random.Random, player: dict) -> dict:
+    """A player's JSON as a client might send it, often wrong: a key dropped, added or null, a card list
+    cut, grown or not a list, a card respelled, unknown or not a string, a hand of 17, 16 or null."""
+    player = {k: list(v) if isinstance(v, list) else v for k, v in player.items()}
+    kind = rng.randrange(12)
+    name = rng.choice(["head", "middle", "tail", "hand"])
+    if kind == 1:
+        player.pop(name, None)
+    elif kind == 2:
+        player[rng.choice(["extra", "Head", name])] = rng.choice([None, [], "As", 3])
+    elif kind == 3 and name in player:
+        player[name] = player[name][:-1] if rng.randrange(2) else [*player[name], "2c"]
+    elif kind == 4 and name in player and player[name]:
+        player[name][rng.randrange(len(player[name]))] = rng.choice(["jk", "AS", "ah", "10h", "1x", 7, None, ["As"]])
+    elif kind == 5:
+        player[name] = rng.choice([None, "As", {"0": "As"}, 5, True])
+    elif kind == 6:
+        player["hand"] = rng.choice(
+            [None, [*player["head"], *player["middle"], *player["tail"], "2c", "3c", "4c", "5c"]]
+        )
+    return player
+
+
+def test_the_players_reader_answers_as_the_schema():
+    from service.api import joker_thirteen as api
+    from service.api.loading import fast_load
+
+    rng = random.Random(300)
+    schema = api.JokerThirteenRoundScoreRequest()
+    answered = declined = 0
+    for _ in range(3000):
+        players = [
+            {"head": [c.text for c in p.head], "middle": [c.text for c in p.middle], "tail": [c.text for c in p.tail]}
+            for p in deal(rng)
+        ]
+        body = {"players": [odd_player(rng, p) if rng.randrange(3) == 0 else p for p in players]}
+        if rng.randrange(10) == 0:
+            body["players"] = body["players"][: rng.randrange(6)] + body["players"][: rng.randrange(2)]
+        fast = fast_load(schema, body)
+        try:
+            loaded = schema.load(body)
+        except Exception:  # marshmallow's ValidationError: the fast path must have declined
+            assert fast is None, body
+            declined += 1
+            continue
+        assert fast is not None, body  # nothing load answers is left to it
+        assert fast == loaded and all(type(p) is Arrangement for p in fast["players"])
+        assert [[type(p.head), type(p.middle), type(p.tail)] for p in fast["players"]] == [[list] * 3] * 4
+        answered += 1
+    assert answered > 1000 and declined > 500  # both, many of each

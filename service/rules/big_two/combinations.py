@@ -53,8 +53,22 @@ def classify(cards: Iterable[Card]) -> Classification:
     hand = play_value(played)
     if hand is not None:
         combination, monster = _KINDS[hand.category]
-        return Classification(True, combination, monster, hand)
+        # Classification(True, combination, monster, hand) by its slots' setters (a frozen dataclass's
+        # __init__ sets each field through object.__setattr__: twice the time; issue 15)
+        found = _new(Classification)
+        _set_valid(found, True)
+        _set_combination(found, combination)
+        _set_monster(found, monster)
+        _set_hand(found, hand)
+        _set_violations(found, ())
+        return found
     return _classify_in_full(played)
+
+
+_new = object.__new__
+_set_valid, _set_combination, _set_monster, _set_hand, _set_violations = (
+    Classification.__dict__[name].__set__ for name in ("valid", "combination", "monster", "hand", "violations")
+)
 
 
 def _classify_in_full(played: tuple[Card, ...]) -> Classification:
@@ -165,7 +179,11 @@ def play_value(played: tuple[Card, ...]) -> HandValue | None:
 
 
 def _hand(combination: Combination, strength: tuple[int, ...], ordered: tuple[Card, ...]) -> HandValue:
-    return HandValue(combination.value, COMBINATION_LABELS[combination], (_RUNG[combination], *strength), ordered)
+    value = (combination.value, COMBINATION_LABELS[combination], (_RUNG[combination], *strength), ordered, None)
+    return _new_tuple(HandValue, value)  # no NamedTuple __new__ in Python
+
+
+_new_tuple = tuple.__new__
 
 
 _BY_KEY = sorted(DECK, key=_KEY.__getitem__)  # 3c ... 2s: a card by its Big Two key

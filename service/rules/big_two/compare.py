@@ -40,15 +40,28 @@ def compare(table: Iterable[Card], play: Iterable[Card]) -> Comparison:
         return Comparison(False, CompareReason.INVALID_TABLE, None, played.hand, on_table.violations)
     if not played.valid:
         return Comparison(False, CompareReason.INVALID_PLAY, on_table.hand, None, played.violations)
-    shared = sort_cards(set(table_cards) & set(play_cards))
-    if shared:
+    if not set(table_cards).isdisjoint(play_cards):
+        shared = sort_cards(set(table_cards) & set(play_cards))
         both = violation(
             DOMAIN, CompareReason.DUPLICATE_CARD, shared, case="table_and_play", these=" ".join(card_texts(shared))
         )
         return Comparison(False, CompareReason.DUPLICATE_CARD, on_table.hand, played.hand, (both,))
     assert on_table.hand is not None and played.hand is not None
     beats, reason = judge(on_table.hand, played.hand)
-    return Comparison(beats, reason, on_table.hand, played.hand)
+    # Comparison(beats, reason, table, play) by its slots' setters (issue 15: half the frozen __init__)
+    found = _new(Comparison)
+    _set_beats(found, beats)
+    _set_reason(found, reason)
+    _set_table(found, on_table.hand)
+    _set_play(found, played.hand)
+    _set_violations(found, ())
+    return found
+
+
+_new = object.__new__
+_set_beats, _set_reason, _set_table, _set_play, _set_violations = (
+    Comparison.__dict__[name].__set__ for name in ("beats", "reason", "table", "play", "violations")
+)
 
 
 def judge(table: HandValue, play: HandValue) -> tuple[bool, CompareReason]:

@@ -126,8 +126,8 @@ def _judge_move(
         problems.append(violation(DOMAIN, MoveViolation.EMPTY_PLAY))
         return _result(problems, held, held, None)
     chosen = set(action.cards)
-    missing = sort_cards(c for c in chosen if c not in held)
-    if missing:
+    if not chosen.issubset(held):
+        missing = sort_cards(c for c in chosen if c not in held)
         problems.append(violation(DOMAIN, MoveViolation.CARD_NOT_IN_HAND, missing, these=" ".join(card_texts(missing))))
     played = classify(action.cards)
     problems.extend(played.violations)
@@ -180,7 +180,20 @@ def _result(
 ) -> MoveResult:
     if problems:  # a move happens whole or not at all: the hand stays as it was
         return MoveResult(False, tuple(problems), held)
-    return MoveResult(True, (), left, play, wins=left == ())
+    # MoveResult(True, (), left, play, wins=...) by its slots' setters (issue 15: half the frozen __init__)
+    found = _new(MoveResult)
+    _set_legal(found, True)
+    _set_violations(found, ())
+    _set_hand_after(found, left)
+    _set_play(found, play)
+    _set_wins(found, left == ())
+    return found
+
+
+_new = object.__new__
+_set_legal, _set_violations, _set_hand_after, _set_play, _set_wins = (
+    MoveResult.__dict__[name].__set__ for name in ("legal", "violations", "hand_after", "play", "wins")
+)
 
 
 def legal_plays(hand: Sequence[Card], table: Sequence[Card] | None = None) -> list[tuple[Card, ...]]:

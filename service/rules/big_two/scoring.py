@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any
+from typing import Any, NamedTuple
 
 from service.rules import messages
-from service.rules.big_two.combinations import classify
+from service.rules.big_two.combinations import classify, play_value
 from service.rules.big_two.common import (
     _COMBINATION_OF,
     _MONSTERS,
@@ -47,11 +47,26 @@ class Factor:
 
 
 def _factor(code: FactorCode, value: int, cards: tuple[Card, ...] = (), **params: Any) -> Factor:
-    return Factor(code, value, cards, params)
+    """``Factor(code, value, cards, params)``, built by its slots' own setters (the frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``: a third more)."""
+    found = _new_factor(Factor)
+    _set_code(found, code)
+    _set_value(found, value)
+    _set_cards(found, cards)
+    _set_params(found, params)
+    return found
 
 
-@dataclass(frozen=True, slots=True)
-class LoserScore:
+_new_factor = object.__new__
+_set_code, _set_value, _set_cards, _set_params = (
+    Factor.__dict__[name].__set__ for name in ("factor", "value", "cards", "params")
+)
+
+
+class LoserScore(NamedTuple):
+    """A loser's score (NamedTuples: a scored game builds five of these objects, and a tuple is built
+    several times as fast as a frozen dataclass; issue 15)."""
+
     seat: int | None  # None from score_game, which knows no seats
     cards: tuple[Card, ...]
     cards_left: int
@@ -61,8 +76,7 @@ class LoserScore:
     points: int  # -payment
 
 
-@dataclass(frozen=True, slots=True)
-class WinnerScore:
+class WinnerScore(NamedTuple):
     seat: int | None
     last_play: HandValue
     grand_slam: bool
@@ -71,11 +85,13 @@ class WinnerScore:
     points: int  # the sum of the payments
 
 
-@dataclass(frozen=True, slots=True)
-class GameScore:
+class GameScore(NamedTuple):
     base: int
     winner: WinnerScore
     losers: tuple[LoserScore, ...]
+
+
+_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
 
 
 def score_game(
@@ -91,7 +107,7 @@ def score_game(
     problems = _base_problems(base) + _score_problems(played, grand_slam, left)
     if problems:
         raise InvalidInputError(problems)
-    finish = classify(played).hand
+    finish = play_value(played) or classify(played).hand  # the table's value (a 13-card play: classify's)
     assert finish is not None
     return _score(base, finish, grand_slam, None, [(None, cards) for cards in left], rules)
 
@@ -122,9 +138,10 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
         problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
     if problems:
         return problems
-    finish = classify(played)
-    if not finish.valid:
-        problems += [v.as_problem("winner", "last_play") for v in finish.violations]
+    if play_value(played) is None:  # no single, pair or five-card play: classify says whether it is one
+        finish = classify(played)
+        if not finish.valid:
+            problems += [v.as_problem("winner", "last_play") for v in finish.violations]
     if grand_slam is True and any(len(cards) != HAND_SIZE for cards in left):
         # 「其餘三家整局一張牌都沒出過」: every loser of a grand slam still holds 13 cards
         problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.GRAND_SLAM_IMPOSSIBLE))
@@ -136,14 +153,17 @@ def _score(base: int, finish: HandValue, grand_slam: bool, winner_seat: int | No
     winner_factors = winner_multiplier_factors(finish, grand_slam, rules)
     winner_multiplier = _product(winner_factors)
     scored = []
+    total = 0
     for seat, cards in losers:
         factors = loser_multiplier_factors(cards, rules)
         multiplier = _product(factors)
         payment = base * len(cards) * multiplier * winner_multiplier
-        scored.append(LoserScore(seat, sort_cards(cards), len(cards), multiplier, factors, payment, -payment))
-    total = sum(loser.payment for loser in scored)
-    winner = WinnerScore(winner_seat, finish, grand_slam, winner_multiplier, winner_factors, total)
-    return GameScore(base, winner, tuple(scored))
+        total += payment
+        scored.append(
+            _new_tuple(LoserScore, (seat, sort_cards(cards), len(cards), multiplier, factors, payment, -payment))
+        )
+    winner = _new_tuple(WinnerScore, (winner_seat, finish, grand_slam, winner_multiplier, winner_factors, total))
+    return _new_tuple(GameScore, (base, winner, tuple(scored)))
 
 
 def _product(factors: Iterable[Factor]) -> int:
@@ -221,9 +241,7 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
     held = tuple(cards)
     if len(held) < 5:  # no fifth card for a four of a kind, too few for a straight flush or a dragon
         return (), ()
-    mask = 0
-    for c in held:
-        mask |= 1 << c.index
+    mask = sum(map(_BIT.__getitem__, held))  # a card twice carries: fewer bits than cards
     if mask.bit_count() != len(held) or mask >> _JOKER_BIT:
         return _monsters_card_by_card(held)
     kinds: list[Combination] = []
@@ -250,6 +268,7 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
 
 
 _JOKER_BIT = 52
+_BIT = {c: 1 << c.index for c in (*DECK, JOKER)}  # a card's bit: 1 << Card.index
 _RANK_LOW_BITS = sum(1 << 4 * rank for rank in range(13))  # each rank's clubs bit
 _SUIT_LANES = tuple(_RANK_LOW_BITS << suit for suit in range(4))  # a suit's thirteen bits (Card.index order c d h s)
 _STRAIGHT_FLUSH_MASKS = {
@@ -293,17 +312,42 @@ _STRAIGHT_BITS = tuple((sum(1 << r for r in ranks), frozenset(ranks)) for ranks 
 
 def winner_multiplier_factors(finish: HandValue, grand_slam: bool, rules: BigTwoRules = TAIWAN) -> tuple[Factor, ...]:
     """The winner multiplier's factors, from the last play and whether the game was a grand slam."""
-    factors = []
-    if grand_slam:
-        factors.append(_factor(FactorCode.GRAND_SLAM, rules.grand_slam))
-    if THREE_OF_CLUBS in finish.cards:
-        factors.append(_factor(FactorCode.THREE_OF_CLUBS_FINISH, rules.three_of_clubs_finish, (THREE_OF_CLUBS,)))
-    twos = sort_cards(c for c in finish.cards if c.rank == 2)
+    slam, three, twos_finish = _winner_factors(rules)
+    factors = [slam] if grand_slam else []
+    cards = finish.cards
+    if THREE_OF_CLUBS in cards:
+        factors.append(three)
+    twos = sort_cards(c for c in cards if c.rank == 2)
     if twos:
-        factors.append(_factor(FactorCode.TWOS_FINISH, rules.two_finish ** len(twos), twos, count=len(twos)))
+        two_factor = twos_finish.get(twos)
+        if two_factor is None:  # never for a lawful play (four 2s at most, each once)
+            two_factor = _factor(FactorCode.TWOS_FINISH, rules.two_finish ** len(twos), twos, count=len(twos))
+        factors.append(two_factor)
     kind = _COMBINATION_OF[finish.category]
     if kind is Combination.GREEN_DRAGON:  # 「以 ×20 取代怪物收尾的 ×2」
-        factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, rules.green_dragon_finish, finish.cards))
+        factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, rules.green_dragon_finish, cards))
     elif kind in _MONSTERS or kind is Combination.DRAGON:
-        factors.append(_factor(FactorCode.MONSTER_FINISH, rules.monster_finish, finish.cards, kind=kind.value))
+        factors.append(_factor(FactorCode.MONSTER_FINISH, rules.monster_finish, cards, kind=kind.value))
     return tuple(factors)
+
+
+_WINNER_FACTORS: dict[int, tuple[BigTwoRules, tuple[Factor, Factor, dict[tuple[Card, ...], Factor]]]] = {}
+
+
+def _winner_factors(rules: BigTwoRules) -> tuple[Factor, Factor, dict[tuple[Card, ...], Factor]]:
+    """The winner's factors that do not depend on the last play's other cards, built once per rule set as
+    ``_loser_factors`` (issue 15): the grand slam's, the 3 of clubs finish's, the 2s finish's by the 2s
+    played (in Big Two order)."""
+    found = _WINNER_FACTORS.get(id(rules))
+    if found is None or found[0] is not rules:
+        if len(_WINNER_FACTORS) >= 64:  # rule sets made on the fly (tests): stay bounded
+            _WINNER_FACTORS.clear()
+        twos = {
+            held: _factor(FactorCode.TWOS_FINISH, rules.two_finish ** len(held), held, count=len(held))
+            for held in (tuple(c for c, chosen in zip(_TWOS, bits) if chosen) for bits in product((0, 1), repeat=4))
+            if held
+        }
+        slam = _factor(FactorCode.GRAND_SLAM, rules.grand_slam)
+        three = _factor(FactorCode.THREE_OF_CLUBS_FINISH, rules.three_of_clubs_finish, (THREE_OF_CLUBS,))
+        found = _WINNER_FACTORS[id(rules)] = (rules, (slam, three, twos))
+    return found[1]
