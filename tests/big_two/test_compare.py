@@ -2,7 +2,7 @@
 
 import pytest
 
-from service.rules.big_two import CompareReason, big_two_key, classify, compare, judge, sort_cards
+from service.rules.big_two import STRAIGHTS, CompareReason, big_two_key, classify, compare, judge, sort_cards
 from service.rules.cards import DECK, Suit, cards
 
 
@@ -199,3 +199,43 @@ def test_a_card_on_the_table_cannot_also_be_played():
 def test_equal_strength_does_not_beat():
     hand = classify(cards("3c 4d 5h 6s 7c")).hand
     assert judge(hand, hand) == (False, CompareReason.EQUAL)
+
+
+# ---- judge on one combination by its strengths at once (issue 15) against the place-by-place reading ----
+
+
+def judged_place_by_place(table, play):
+    """``judge`` before issue 15, for two plays of one combination: the first place after the rung that
+    differs decides, a sequence's or a rank's place first, then the suit's."""
+    from service.rules.big_two.common import Combination
+
+    for place, (mine, theirs) in enumerate(zip(play.strength[1:], table.strength[1:]), start=1):
+        if mine != theirs:
+            if mine < theirs:
+                return False, CompareReason.LOWER
+            if place > 1:
+                return True, CompareReason.HIGHER_SUIT
+            sequenced = play.category in (Combination.STRAIGHT, Combination.STRAIGHT_FLUSH)
+            return True, CompareReason.HIGHER_SEQUENCE if sequenced else CompareReason.HIGHER_RANK
+    return False, CompareReason.EQUAL
+
+
+def test_one_combination_judged_at_once_as_place_by_place():
+    import random
+
+    rng = random.Random("judge")
+    by_kind: dict = {}
+    singles_and_pairs = [(c,) for c in DECK] + [(a, b) for a in DECK for b in DECK if a.rank == b.rank and a is not b]
+    monsters = [tuple(c for c in DECK if c.rank == rank) + (rng.choice([c for c in DECK if c.rank != rank]),)
+                for rank in range(2, 15)]  # fmt: skip
+    monsters += [tuple(c for c in DECK if c.suit is suit and c.rank in ranks) for suit in Suit for ranks in STRAIGHTS]
+    for played in singles_and_pairs + monsters + [tuple(rng.sample(DECK, 5)) for _ in range(60000)]:
+        hand = classify(played).hand
+        if hand is not None:
+            by_kind.setdefault(hand.category, []).append(hand)
+    assert set(by_kind) == {"single", "pair", "straight", "full_house", "four_of_a_kind", "straight_flush"}
+    for hands in by_kind.values():
+        sample = hands if len(hands) <= 200 else rng.sample(hands, 200)
+        for table in sample:
+            for play in sample:
+                assert judge(table, play) == judged_place_by_place(table, play), (table, play)

@@ -9,8 +9,9 @@ import random
 
 from marshmallow import ValidationError
 
-from service.api.big_two import BigTwoGameValidateRequest, BigTwoScoreRequest
+from service.api.big_two import BigTwoGameValidateRequest, BigTwoMoveValidateRequest, BigTwoScoreRequest
 from service.api.loading import fast_load
+from service.rules.cards import DECK
 from tests.big_two.players import deal, play_random_game
 
 SCHEMA = BigTwoGameValidateRequest()
@@ -137,3 +138,41 @@ def load_or_none_of(schema, body):
         return schema.load(body)
     except ValidationError:
         return None
+
+
+# --- moves/validate's action (``MoveActionField.fast_reader``, issue 15) ---------------------------------
+
+MOVE_SCHEMA = BigTwoMoveValidateRequest()
+
+
+def test_the_move_action_reader_answers_as_load_does():
+    """Random moves, often with the action made odd (a key dropped, added or null, an unknown type, no
+    list, a card respelled, unknown or not a string, 14 cards): whenever the fast path answers, load
+    answers the same; whatever load answers, the fast path answers too."""
+    rng = random.Random("move-action")
+    answered = declined = 0
+    for _ in range(4000):
+        hand = rng.sample(DECK, rng.randint(1, 13))
+        action = {"type": rng.choice(["play", "pass"])}
+        if action["type"] == "play" or rng.random() < 0.3:
+            action["cards"] = [c.text for c in rng.sample(hand, rng.randint(0, min(5, len(hand))))]
+        if rng.random() < 0.5:
+            kind = rng.randrange(5)
+            if kind == 0:
+                action.pop(rng.choice(["type", "cards"]), None)
+            elif kind == 1:
+                action[rng.choice(["seat", "Type", "extra"])] = rng.choice([1, None, "play"])
+            elif kind == 2:
+                action[rng.choice(["type", "cards"])] = rng.choice(
+                    [None, "3c", [], 1, True, ["3c"] * 14, {"a": 1}, ["x"]]
+                )
+            elif kind == 3 and action.get("cards"):
+                action["cards"][0] = rng.choice(["10h", "3C", "jk", 3, None, ["3c"]])
+            else:
+                action = rng.choice([None, [], "play", {}])
+        body = {"hand": [c.text for c in hand], "table": None, "action": action}
+        fast, loaded = fast_load(MOVE_SCHEMA, body), load_or_none_of(MOVE_SCHEMA, body)
+        assert fast == loaded, body
+        answered += fast is not None
+        declined += fast is None
+    assert answered > 1500 and declined > 500  # both, many of each

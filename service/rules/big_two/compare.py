@@ -73,12 +73,12 @@ def judge(table: HandValue, play: HandValue) -> tuple[bool, CompareReason]:
         return True, CompareReason.DRAGON_BEATS_ALL  # 「不受當時桌面牌型的限制」
     if table_kind != play_kind:
         return _across_combinations(table_kind, play_kind)
-    for place, (mine, theirs) in enumerate(zip(play.strength[1:], table.strength[1:]), start=1):
-        if mine != theirs:
-            if mine < theirs:
-                return False, CompareReason.LOWER
-            return True, _higher_because(play_kind, place)
-    return False, CompareReason.EQUAL  # 「比桌面更大」: equal is not bigger
+    mine, theirs = play.strength, table.strength  # one combination: one rung first, then one layout
+    if mine == theirs:
+        return False, CompareReason.EQUAL  # 「比桌面更大」: equal is not bigger
+    if mine < theirs:
+        return False, CompareReason.LOWER
+    return True, _higher_because(play_kind, 1 if mine[1] != theirs[1] else 2)  # the first place that differs
 
 
 def _across_combinations(table_kind: Combination, play_kind: Combination) -> tuple[bool, CompareReason]:

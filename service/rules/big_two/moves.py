@@ -133,7 +133,7 @@ def _judge_move(
     problems.extend(played.violations)
     if played.hand is not None:
         problems.extend(_beating_problems(held, on_table, played))
-    left = tuple(c for c in held if c not in chosen)
+    left = tuple([c for c in held if c not in chosen])
     return _result(problems, held, left, played.hand)
 
 
