@@ -7,7 +7,7 @@ Terms follow the rule book: row (道), foul (爆牌), royalty (獎分), scoop (�
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -17,8 +17,9 @@ from typing import Any, NamedTuple
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates, repeated
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
-from service.rules.hand_value import HandValue, winner
+from service.rules.hand_value import HandValue
 from service.rules.ofc_rules import HOUSE, OfcRules, Row
+from service.rules.poker import Ranking
 
 # The house rules' parameters under their old names; every operation takes ``rules`` (ofc_rules.OfcRules).
 PLAYERS = HOUSE.players[1]
@@ -78,9 +79,11 @@ def royalty(row: Row, hand: HandValue, rules: OfcRules = HOUSE) -> int:
 
 
 class RowValue(NamedTuple):
-    """A row's hand and royalty (a NamedTuple: built for every row evaluated, so it must be cheap)."""
+    """A row's hand and royalty (a NamedTuple: built for every row evaluated, so it must be cheap). ``hand``
+    is a full ``HandValue``, or in a showdown asked for categories only (``score_hand(cards=False)``) the
+    table's ``poker.Ranking``: the same ``category`` and ``strength``, without the cards in order."""
 
-    hand: HandValue
+    hand: HandValue | Ranking
     royalty: int
 
 
@@ -95,6 +98,7 @@ def _row_problem(row: Row, hand: Sequence[Card], path: Path) -> InvalidInputErro
 
 _ROW_SIZE = {TOP: 3, MIDDLE: 5, BOTTOM: 5}
 _value_if_distinct = poker.value_if_distinct  # bound once: evaluate_row is the hottest path there is
+_ranking_if_distinct = poker.ranking_if_distinct
 _hand_value = poker.hand_value
 _new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
 
@@ -114,7 +118,7 @@ def compare_rows(
     alternatives being weighed, not two boards on one table."""
     value_a = evaluate_row(row, a, ("a",), rules)
     value_b = evaluate_row(row, b, ("b",), rules)
-    return winner(value_a.hand, value_b.hand), value_a, value_b
+    return _row_winner(value_a.hand.strength, value_b.hand.strength), value_a, value_b
 
 
 # --- boards, fouls, Fantasyland -----------------------------------------------------------------------
@@ -139,7 +143,10 @@ class Board:
         return all(len(self.row(r)) == r.size for r in ROWS)
 
     def placed(self, placement: Mapping[Row, Sequence[Card]]) -> Board:
-        return Board(*(self.row(r) + tuple(placement.get(r, ())) for r in ROWS))
+        get = placement.get  # each row by name, no generator: every legal move builds one (moves/validate)
+        return Board(
+            self.top + tuple(get(TOP, ())), self.middle + tuple(get(MIDDLE, ())), self.bottom + tuple(get(BOTTOM, ()))
+        )
 
     @classmethod
     def of(cls, rows: Mapping[str, Sequence[Card]]) -> Board:
@@ -175,7 +182,9 @@ class BoardValue(NamedTuple):
     fantasyland_next: FantasylandNext
 
 
-def foul_reasons(top: HandValue, middle: HandValue, bottom: HandValue) -> tuple[FoulReason, ...]:
+def foul_reasons(
+    top: HandValue | Ranking, middle: HandValue | Ranking, bottom: HandValue | Ranking
+) -> tuple[FoulReason, ...]:
     """Why bottom >= middle >= top fails, if it does. Equal strength is not a foul (規則是「大於或等於」);
     top vs middle compares category, main rank, then kickers, a kicker the top lacks counting as smallest
     (a shorter strength tuple that is a prefix of the longer one is smaller)."""
@@ -260,14 +269,17 @@ def evaluate_board(
     return _board_value(board, fantasyland, rules)
 
 
-def _board_value(board: Board, fantasyland: Fantasyland, rules: OfcRules) -> BoardValue:
+Valuer = Callable[[Sequence[Card]], HandValue | Ranking | None]
+"""How a row's cards are valued: ``poker.value_if_distinct`` (the full hand) or ``poker.ranking_if_distinct``
+(category and strength only)."""
+
+
+def _board_value(
+    board: Board, fantasyland: Fantasyland, rules: OfcRules, value_of: Valuer = _value_if_distinct
+) -> BoardValue:
     """``evaluate_board`` of a board known complete, its cards distinct, its Fantasyland state valid."""
     # Each row is valued without evaluate_row's own checks: the caller has checked the board whole.
-    top, middle, bottom = (
-        _value_if_distinct(board.top),
-        _value_if_distinct(board.middle),
-        _value_if_distinct(board.bottom),
-    )
+    top, middle, bottom = value_of(board.top), value_of(board.middle), value_of(board.bottom)
     if top is None or middle is None or bottom is None:  # never, for a board the caller checked
         raise ValueError(f"a card repeats on {board}")
     if top.strength > middle.strength or middle.strength > bottom.strength:
@@ -530,8 +542,11 @@ def _check_players(count: int, rules: OfcRules) -> None:
         )
 
 
-def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
-    """The showdown of a hand (2-4 players as the rule set allows): every pair settled, totals summing to 0."""
+def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE, cards: bool = True) -> HandScore:
+    """The showdown of a hand (2-4 players as the rule set allows): every pair settled, totals summing to 0.
+
+    ``cards=False`` values each row as the table's ``Ranking`` (its category and strength, the same score),
+    not as a full ``HandValue``: a quarter of the cost, for an answer that names no row's cards."""
     _check_players(len(seats), rules)
     table: set[Card] = set()
     count = 0
@@ -548,12 +563,14 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE) -> HandScore:
         ]
         raise InvalidInputError(find_duplicates(located))
     values = []
+    value_of = _value_if_distinct if cards else _ranking_if_distinct
     for s, seat in enumerate(seats):
-        board = seat.board
+        board, fantasyland = seat.board, seat.fantasyland
         if len(board.top) == 3 and len(board.middle) == 5 and len(board.bottom) == 5:
             # no card is on the table twice (above) and the rows are full: check_board would pass
-            check_fantasyland(seat.fantasyland, ("players", s, "fantasyland"), rules)
-            values.append(_board_value(board, seat.fantasyland, rules))
+            if fantasyland.active or fantasyland.cards is not None:  # else check_fantasyland has nothing to say
+                check_fantasyland(fantasyland, ("players", s, "fantasyland"), rules)
+            values.append(_board_value(board, fantasyland, rules, value_of))
         else:  # evaluate_board names the row of the wrong size, as before
             values.append(evaluate_board(board, seat.fantasyland, ("players", s), rules))
     return _showdown(values, [seat.fantasyland for seat in seats], rules)
@@ -622,16 +639,22 @@ def turn_order(dealer: int, fantasyland: Sequence[Fantasyland], rules: OfcRules 
 
 
 def validate_hand(
-    dealer: int, fantasyland: Sequence[Fantasyland], actions: Sequence[Action], rules: OfcRules = HOUSE
+    dealer: int,
+    fantasyland: Sequence[Fantasyland],
+    actions: Sequence[Action],
+    rules: OfcRules = HOUSE,
+    cards: bool = True,
 ) -> HandRecordResult:
     """Replay a whole hand record. The first illegal action stops the replay and is reported with its
-    index; a legal, complete record is scored and its discards revealed in discard order."""
+    index; a legal, complete record is scored (its rows valued as ``score_hand``'s ``cards`` says) and its
+    discards revealed in discard order."""
     _check_players(len(fantasyland), rules)
     if not 0 <= dealer < len(fantasyland):
         case = {"case": "three"} if len(fantasyland) == 3 else {"case": "seats", "last": len(fantasyland) - 1}
         raise InvalidInputError(problem(DOMAIN, ("dealer",), ProblemCode.BAD_SEAT, **case))
     for s, fl in enumerate(fantasyland):
-        check_fantasyland(fl, ("players", s, "fantasyland"), rules)
+        if fl.active or fl.cards is not None:  # else check_fantasyland has nothing to say
+            check_fantasyland(fl, ("players", s, "fantasyland"), rules)
     order, plan = _turn_plan(dealer, tuple(fantasyland), rules)
     # The replay keeps each seat's rows as growing lists and checks of each action only what the action
     # itself could break: the right seat, the deal's size, its cards distinct and never dealt before, each
@@ -689,7 +712,8 @@ def validate_hand(
         return HandRecordResult(False, (missing,), tuple(boards))
     # Every action legal and none missing: each board is complete (all its cards placed, no row overflowing)
     # and no card is on two boards (each was dealt once), so the showdown skips score_hand's checks.
-    values = [_board_value(board, fl, rules) for board, fl in zip(boards, fantasyland)]
+    value_of = _value_if_distinct if cards else _ranking_if_distinct
+    values = [_board_value(board, fl, rules, value_of) for board, fl in zip(boards, fantasyland)]
     score = _showdown(values, fantasyland, rules)
     discards = tuple([_new_tuple(Discard, (seat, c, index)) for seat, cards, index in discarded for c in cards])
     return HandRecordResult(True, (), tuple(boards), score, discards)

@@ -34,7 +34,7 @@ from service.rules import messages
 from service.rules.cards import DECK, Card
 from service.rules.hand_value import HandValue
 
-__all__ = ["Category", "HandValue", "Ranking", "hand_value", "rank_cards", "value_if_distinct"]
+__all__ = ["Category", "HandValue", "Ranking", "hand_value", "rank_cards", "ranking_if_distinct", "value_if_distinct"]
 
 
 class Category(StrEnum):
@@ -222,6 +222,24 @@ def value_if_distinct(hand: Sequence[Card]) -> HandValue | None:
     high_to_low = _HELD_3[held >> 39] + _HELD_2[held >> 26 & 8191] + _HELD_1[held >> 13 & 8191] + _HELD_0[held & 8191]
     # tuple.__new__ skips NamedTuple's Python-level __new__.
     return _new_tuple(HandValue, (ranking.code, ranking.label, ranking.strength, ranking.pick(high_to_low), None))
+
+
+def ranking_if_distinct(hand: Sequence[Card]) -> Ranking | None:
+    """The table's ``Ranking`` of 3 or 5 cards (category and strength, not the cards in order), None when a
+    card repeats (``ValueError`` for another size): ``value_if_distinct`` without picking the cards, about a
+    quarter of its cost, for a showdown that answers each row's category and never its cards."""
+    codes, size = _CODES, len(hand)
+    if size == 5:
+        a, b, c, d, e = hand
+        key = _KEY_START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+        if (key >> _CARD_SHIFT).bit_count() != 5:
+            return None
+        return FLUSH5[key & _RANK_MASK] if key & _FLUSH_BITS else PLAIN5[key & _RANK_MASK]
+    if size == 3:
+        a, b, c = hand
+        key = codes[a.index] + codes[b.index] + codes[c.index]
+        return TOP3[key & _RANK_MASK] if (key >> _CARD_SHIFT).bit_count() == 3 else None
+    raise ValueError(f"a poker hand here has 3 or 5 cards, not {size}")
 
 
 def hand_value(hand: Sequence[Card]) -> HandValue:

@@ -1,0 +1,95 @@
+"""The showdown by categories (issue 15): ``score_hand(cards=False)`` and ``validate_hand(cards=False)`` value
+each row as the table's ``Ranking`` instead of a full ``HandValue``; everything else they answer (totals,
+matchups, fouls, royalties, Fantasyland, refusals) is the full showdown's, and each row's category and
+strength are the full hand's. ``poker.ranking_if_distinct`` is ``value_if_distinct`` without the cards, on
+every 3-card hand and on random 5-card hands, repeats included."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from service.rules import poker
+from service.rules.cards import DECK
+from service.rules.errors import InvalidInputError
+from service.rules.ofc_pineapple import HandScore, score_hand, validate_hand
+from tests.ofc_pineapple.test_replay import legal_record, mutate, showdown_seats
+from tests.ofc_pineapple.test_rule_set_properties import SEATINGS, ids
+
+
+def test_a_ranking_is_the_full_values_category_and_strength():
+    hands = [*combinations(DECK, 3)]
+    rng = random.Random("rankings")
+    hands += [tuple(rng.sample(DECK, 5)) for _ in range(30000)]
+    hands += [(c, c, *rng.sample(DECK, size - 2)) for size in (3, 5) for c in DECK for _ in range(3)]  # repeats
+    hands = [tuple(rng.sample(h, len(h))) for h in hands]  # any order
+    repeated = 0
+    for hand in hands:
+        full, ranking = poker.value_if_distinct(hand), poker.ranking_if_distinct(hand)
+        if full is None:
+            assert ranking is None, hand
+            repeated += 1
+        else:
+            assert ranking is not None and (ranking.category, ranking.strength) == (full.category, full.strength)
+            assert type(ranking.category) is poker.Category
+    assert repeated > 50
+    for size in (0, 1, 2, 4, 6):
+        with pytest.raises(ValueError):
+            poker.ranking_if_distinct(DECK[:size])
+
+
+def by_category(score: HandScore) -> object:
+    """A score with each row's hand as its category (a plain str) and strength: what both ways share."""
+    players = [
+        (p.seat, p.total, {r: (str(v.hand.category), v.hand.strength, v.royalty) for r, v in p.value.rows.items()},
+         p.value[1:])
+        for p in score.players
+    ]  # fmt: skip
+    return players, score.matchups, score.button_moves
+
+
+def outcome(call):
+    try:
+        return call()
+    except InvalidInputError as error:
+        return ("refused", error.problems)
+
+
+@pytest.mark.parametrize(("rules", "players"), SEATINGS, ids=ids)
+def test_the_showdown_by_categories_is_the_full_showdown(rules, players):
+    rng = random.Random(f"categories {rules.id} {players}")
+    scored = 0
+    for _ in range(300):
+        seats = showdown_seats(rng, rules, players)
+        full = outcome(lambda: score_hand(seats, rules))  # noqa: B023
+        lean = outcome(lambda: score_hand(seats, rules, cards=False))  # noqa: B023
+        if isinstance(full, tuple) and full[0] == "refused":
+            assert lean == full
+            continue
+        scored += 1
+        assert by_category(lean) == by_category(full)
+        assert all(type(v.hand) is poker.Ranking for p in lean.players for v in p.value.rows.values())
+    assert scored > 100
+
+
+@pytest.mark.parametrize(("rules", "players"), SEATINGS, ids=ids)
+def test_a_record_scored_by_categories_is_the_full_replay(rules, players):
+    rng = random.Random(f"record categories {rules.id} {players}")
+    legal = 0
+    for _ in range(200):
+        dealer, fantasyland, actions = legal_record(rng, rules, players)
+        if rng.random() < 0.3:
+            actions = mutate(rng, actions, players) or actions
+        full = outcome(lambda: validate_hand(dealer, fantasyland, actions, rules))  # noqa: B023
+        lean = outcome(lambda: validate_hand(dealer, fantasyland, actions, rules, cards=False))  # noqa: B023
+        if isinstance(full, tuple) or full.score is None:
+            assert lean == full
+            continue
+        legal += 1
+        assert (lean.legal, lean.violations, lean.boards, lean.discards) == (
+            full.legal, full.violations, full.boards, full.discards
+        )  # fmt: skip
+        assert by_category(lean.score) == by_category(full.score)
+    assert legal > 100
