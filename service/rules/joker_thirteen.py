@@ -89,6 +89,10 @@ RUNG = {
     Category.REAL_FIVE: 13,
 }  # fmt: skip
 
+_CATEGORY_BY_ORDER_RUNG = [None, None, *sorted(RUNG, key=RUNG.__getitem__)]
+"""Each category at its rung plus one (the first place of ``_order``: a place plus one), 2 to 14."""
+assert all(_CATEGORY_BY_ORDER_RUNG[rung + 1] is c for c, rung in RUNG.items())
+
 LABELS = {c: messages.label(DOMAIN, c.value) for c in Category}
 """Each category's label: its catalog key (the HTTP layer renders it in the client's language)."""
 TWO_PAIR_FLUSH_LABEL = messages.label(DOMAIN, "pair_flush/two_pairs")
@@ -130,11 +134,19 @@ class JokerThirteenRules:
     home_run: int  # 全壘打: shooting all three others, paid equally by the three
     bonus: Mapping[tuple[Dun, Category], int]  # 額外加分 per opponent beaten in the dun with this exact category
     bonus_by_name: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
+    # per dun (head, middle, tail), the points by the dun's rung plus one (``_order(strength) >> _RUNG_SHIFT``):
+    # the round's settlement reads them by index
+    bonus_by_rung: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     digest: str = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         # str enums hash and compare as their values: the names look up without building an enum per call
         object.__setattr__(self, "bonus_by_name", {(d.value, c.value): points for (d, c), points in self.bonus.items()})
+        by_rung = tuple(
+            tuple(self.bonus.get((dun, c), 0) for c in _CATEGORY_BY_ORDER_RUNG)
+            for dun in (Dun.HEAD, Dun.MIDDLE, Dun.TAIL)
+        )
+        object.__setattr__(self, "bonus_by_rung", by_rung)
         canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         object.__setattr__(self, "digest", hashlib.sha256(canonical.encode()).hexdigest()[:16])
 
@@ -347,6 +359,7 @@ Plan = tuple[
     Callable[[Sequence[Card]], tuple[Card, ...]],  # the answer's cards out of the dun's sorted high to low
     tuple[Card, ...],  # what the jokers stand for, when that is the same for every dun of the shape
     tuple[tuple[int, int, Mapping[int, tuple[Card, ...]]], ...],  # else per joker group: (shift, mask, table)
+    int,  # the strength as one small int (``_order``)
 ]
 _HEADS: dict[int, Plan] = {}
 _FIVES: dict[int, Plan] = {}  # shape, or shape | 1 << 42 when the real cards share a suit
@@ -385,6 +398,22 @@ def _suited_table(rank: int, need: int) -> dict[int, tuple[Card, ...]]:
     return {bit: (_CARD[rank, suit],) * need for bit, suit in _SUITED_MASKS.items()}
 
 
+_ORDER_PLACES = 6  # the longest strength: a five-card high card, flush or one-pair pair flush
+_RUNG_SHIFT = 4 * (_ORDER_PLACES - 1)  # an order's first place: the rung plus one
+
+
+def _order(strength: tuple[int, ...]) -> int:
+    """``strength`` as one int that compares as the tuple does: a nibble per place, from the top, holding
+    the place plus one (every place is 1 to 14), and 0 past its end, so a prefix is smaller, as a head's
+    strength against a longer one. Fits one machine digit (24 bits): comparing two is one instruction
+    where two tuples compare place by place (the round's settlement compares 36 pairs of them)."""
+    assert len(strength) <= _ORDER_PLACES and all(0 <= place < 15 for place in strength), strength
+    order = 0
+    for place in range(_ORDER_PLACES):
+        order = order << 4 | (strength[place] + 1 if place < len(strength) else 0)
+    return order
+
+
 def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
     """The strongest hand ``hand`` makes, from the tables; a hand the deck cannot deal (an identical pair
     off spades: the natural hand of a pair flush, in the tests and the suggester) from the ladder."""
@@ -406,21 +435,25 @@ def _value_if_lawful(size: int, hand: Sequence[Card]) -> HandValue | None:
         key = _START + codes[a.index] + codes[b.index] + codes[c.index]
     if key & _TOO_MANY:
         return None
-    return _planned(size, hand, key)
+    return _planned(size, hand, key)[0]
 
 
-def _planned(size: int, hand: Sequence[Card], key: int) -> HandValue:
-    """The value of the lawful dun ``hand`` of ``size`` cards whose sum is ``key``: its shape's plan."""
+def _planned(size: int, hand: Sequence[Card], key: int) -> tuple[HandValue, int]:
+    """The value of the lawful dun ``hand`` of ``size`` cards whose sum is ``key``, from its shape's plan,
+    and its strength's ``_order``."""
     if size == 5:
         plan = _FIVES.get(key & _SHAPE_MASK | (1 << 42 if key & _FLUSH_BITS else 0))
     else:
         plan = _HEADS.get(key & _SHAPE_MASK)
     if plan is None:
-        return _plan(size, hand, key)
-    category, label, strength, pick, resolved, stand_ins = plan
-    for shift, mask, table in stand_ins:
-        resolved += table[key >> shift & mask]
-    return _new_tuple(HandValue, (category, label, strength, pick(sorted(hand, key=_INDEX, reverse=True)), resolved))
+        value = _plan(size, hand, key)
+        return value, _order(value.strength)
+    category, label, strength, pick, resolved, stand_ins, order = plan
+    if stand_ins:
+        for shift, mask, table in stand_ins:
+            resolved += table[key >> shift & mask]
+    cards = pick(sorted(hand, key=_INDEX, reverse=True))
+    return _new_tuple(HandValue, (category, label, strength, cards, resolved)), order
 
 
 def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
@@ -442,12 +475,13 @@ def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
         if kind == _HELD
         else (0, _FLUSH_BITS, _suited_table(rank, need))
         for kind, rank, need in recording
+        if need  # a set the dun's real cards fill alone stands for nothing: no look-up per dun for it
     )
     plan: Plan = (
         value.category, value.label, value.strength, itemgetter(*positions),
-        () if stand_ins else value.resolved or (), stand_ins,
+        () if stand_ins else value.resolved or (), stand_ins, _order(value.strength),
     )  # fmt: skip
-    category, label, strength, pick, resolved, _ = plan
+    category, label, strength, pick, resolved, _, _ = plan
     for shift, mask, found in stand_ins:
         resolved += found[key >> shift & mask]
     if (category, label, strength, pick(sorted(hand, key=_INDEX, reverse=True)), resolved) == value:
@@ -780,10 +814,14 @@ _CARDS_TOO_MANY = _TOO_MANY >> _CARD_SHIFT
 _CARD_FIELD: list[int] = [1 << (_CARD_BITS * c.index) for c in _ALL_CARDS]  # one card in the card fields
 
 
-def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue], int] | None:
-    """The duns of a legal arrangement (no violation at all) and what the player holds (the hand when
-    given, else the placed cards) as card fields from their start; None when anything may be wrong, for
-    ``_check`` to say what.
+Orders = tuple[int, int, int]
+"""A player's head, middle and tail strengths as ``_order`` ints."""
+
+
+def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue], int, Orders] | None:
+    """The duns of a legal arrangement (no violation at all), what the player holds (the hand when given,
+    else the placed cards) as card fields from their start, and the duns' ``_order``s; None when anything
+    may be wrong, for ``_check`` to say what.
 
     A dun's sum never carries from its low fields into its card fields, so the three sums' card fields
     added hold each placed card's count; the hand's (17 cards) are added from ``_CARD_FIELD`` alone."""
@@ -811,12 +849,12 @@ def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue],
             return None  # the hand holds a card beyond the deck's copies
         if (_CARDS_TOO_MANY + held - (placed - _CARDS_START)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
             return None  # a card placed more often than the hand holds it: each field 64 + held - placed
-    head_value = _planned(3, head, head_key)
-    middle_value = _planned(5, middle, middle_key)
-    tail_value = _planned(5, tail, tail_key)
-    if not head_value.strength < middle_value.strength <= tail_value.strength:
+    head_value, head_order = _planned(3, head, head_key)
+    middle_value, middle_order = _planned(5, middle, middle_key)
+    tail_value, tail_order = _planned(5, tail, tail_key)
+    if not head_order < middle_order <= tail_order:
         return None  # 相公
-    return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding
+    return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding, (head_order, middle_order, tail_order)
 
 
 def validate_arrangement(
@@ -906,109 +944,126 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
         raise InvalidInputError(
             problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players))
         )
-    values = _lawful_round(players)
-    if values is None:  # something may be wrong: the full checks say what
+    lawful = _lawful_round(players)
+    if lawful is None:  # something may be wrong: the full checks say what
         checked = [_check(arrangement) for arrangement in players]
         problems = [
             v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found
         ]
         if problems or (problems := _table_duplicates(players)):
             raise InvalidInputError(problems)
-        values = [duns for _, duns in checked if duns is not None]  # no problems: every dun evaluated
-    return _settled(values, rules)
+        return _settled([duns for _, duns in checked if duns is not None], rules)  # no problems: all evaluated
+    return _settled(lawful[0], rules, lawful[1])
 
 
-def _settled(values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRules) -> RoundScore:
+def _settled(
+    values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRules, orders: Sequence[Orders] | None = None
+) -> RoundScore:
     """The six matchups and the four players' scores in one pass (issue 15: no call per pair, each dun's
-    strength and bonus read once per player rather than once per pair). tests/joker_thirteen/
-    test_fast_paths.py holds it to the rule book, pair by pair."""
-    bonus_of = rules.bonus_by_name.get
-    hands = []  # per player: each dun's strength, then the bonus it earns when it wins
-    for duns in values:
-        head, middle, tail = duns[HEAD], duns[MIDDLE], duns[TAIL]
-        hands.append((head.strength, middle.strength, tail.strength, bonus_of(("head", head.category), 0),
-                      bonus_of(("middle", middle.category), 0), bonus_of(("tail", tail.category), 0)))  # fmt: skip
+    strength and bonus read once per player rather than once per pair, strengths compared as ``_order``
+    ints: ``orders`` when the plans gave them). tests/joker_thirteen/test_fast_paths.py holds it to the
+    rule book, pair by pair."""
+    if orders is None:
+        orders = [(_order(duns[HEAD].strength), _order(duns[MIDDLE].strength), _order(duns[TAIL].strength))
+                  for duns in values]  # fmt: skip
+    head_bonus, middle_bonus, tail_bonus = rules.bonus_by_rung
+    hands = [  # per player: each dun's order, then the bonus it earns when it wins (by the order's rung)
+        (head, middle, tail, head_bonus[head >> _RUNG_SHIFT], middle_bonus[middle >> _RUNG_SHIFT],
+         tail_bonus[tail >> _RUNG_SHIFT])
+        for head, middle, tail in orders
+    ]  # fmt: skip
     shot = rules.shot
-    shots, bonuses, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS
+    shots, nets, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS  # nets: shots and bonuses
     matchups = []
     for a, b in _PAIRS:
         head_a, middle_a, tail_a, head_bonus_a, middle_bonus_a, tail_bonus_a = hands[a]
         head_b, middle_b, tail_b, head_bonus_b, middle_bonus_b, tail_bonus_b = hands[b]
-        bonus_a = bonus_b = 0
+        bonus_a = bonus_b = won_a = won_b = 0
         if head_a > head_b:
-            won_head, bonus_a = "a", head_bonus_a
+            won_head, bonus_a, won_a = "a", head_bonus_a, 1
         elif head_b > head_a:
-            won_head, bonus_b = "b", head_bonus_b
+            won_head, bonus_b, won_b = "b", head_bonus_b, 1
         else:
             won_head = "tie"
         if middle_a > middle_b:
-            won_middle = "a"
+            won_middle, won_a = "a", 1
             bonus_a += middle_bonus_a
         elif middle_b > middle_a:
-            won_middle = "b"
+            won_middle, won_b = "b", 1
             bonus_b += middle_bonus_b
         else:
             won_middle = "tie"
         if tail_a > tail_b:
-            won_tail = "a"
+            won_tail, won_a = "a", 1
             bonus_a += tail_bonus_a
         elif tail_b > tail_a:
-            won_tail = "b"
+            won_tail, won_b = "b", 1
             bonus_b += tail_bonus_b
         else:
             won_tail = "tie"
-        a_shoots = won_head != "b" and won_middle != "b" and won_tail != "b"  # 平手也算不輸
-        b_shoots = won_head != "a" and won_middle != "a" and won_tail != "a"
-        shot_by = "both" if a_shoots and b_shoots else "a" if a_shoots else "b" if b_shoots else None
-        net_shot = (a_shoots - b_shoots) * shot
+        # 打槍: not losing a dun (平手也算不輸); both when every dun tied
+        net_shot = (won_a - won_b) * shot
         points_a = net_shot + bonus_a - bonus_b
-        won = {"head": won_head, "middle": won_middle, "tail": won_tail}
-        matchups.append(_new_tuple(Matchup, (a, b, won, shot_by, bonus_a, bonus_b, points_a)))
+        matchups.append(_new_tuple(Matchup, (a, b, {"head": won_head, "middle": won_middle, "tail": won_tail},
+                                             _SHOT_BY[won_a][won_b], bonus_a, bonus_b, points_a)))  # fmt: skip
         shots[a] += net_shot
         shots[b] -= net_shot
-        bonuses[a] += bonus_a - bonus_b
-        bonuses[b] += bonus_b - bonus_a
-        shot_count[a] += a_shoots
-        shot_count[b] += b_shoots
+        nets[a] += points_a
+        nets[b] -= points_a
+        if not won_b:
+            shot_count[a] += 1
+        if not won_a:
+            shot_count[b] += 1
     home_runs: Sequence[int] = _home_runs(shot_count, rules) if PLAYERS - 1 in shot_count else _NO_HOME_RUNS
     scores = tuple(
         [
-            _new_tuple(
-                PlayerScore, (s, shots[s] + home_runs[s] + bonuses[s], shots[s], home_runs[s], bonuses[s], values[s])
-            )
-            for s in range(PLAYERS)
+            _new_tuple(PlayerScore, (seat, net + home_run, shot_points, home_run, net - shot_points, duns))
+            for seat, net, shot_points, home_run, duns in zip(_SEATS, nets, shots, home_runs, values, strict=True)
         ]
     )
-    return RoundScore(scores, tuple(matchups))
+    score = _new_round_score(RoundScore)  # the frozen dataclass's __init__ sets each slot the same way
+    _set_players(score, scores)
+    _set_matchups(score, tuple(matchups))
+    return score
+
+
+_SHOT_BY = (("both", "b"), ("a", None))  # by [a won a dun][b won a dun]: who shot whom
+_SEATS = range(PLAYERS)
+_new_round_score, _set_players, _set_matchups = (object.__new__, RoundScore.players.__set__,  # type: ignore[attr-defined]
+                                                 RoundScore.matchups.__set__)  # type: ignore[attr-defined]  # fmt: skip
 
 
 _PAIRS = tuple(combinations(range(PLAYERS), 2))
 _NO_HOME_RUNS = (0,) * PLAYERS  # nobody shot all three others (most rounds): no call to _home_runs
 
 
-def _lawful_round(players: Sequence[Arrangement]) -> list[dict[Dun, HandValue]] | None:
-    """Every player's duns, when nothing can be wrong (the usual round): every arrangement legal
-    (``_lawful_arrangement``) and no card beyond the deck's copies across the table. None otherwise, for
-    ``_check`` and ``_table_duplicates`` to find what is wrong. The players' holdings are added as card
-    fields: lawful each, so no card counts more than 4 x 3 across the table (no carry)."""
+def _lawful_round(players: Sequence[Arrangement]) -> tuple[list[dict[Dun, HandValue]], list[Orders]] | None:
+    """Every player's duns and their ``_order``s, when nothing can be wrong (the usual round): every
+    arrangement legal (``_lawful_arrangement``) and no card beyond the deck's copies across the table.
+    None otherwise, for ``_check`` and ``_table_duplicates`` to find what is wrong. The players' holdings
+    are added as card fields: lawful each, so no card counts more than 4 x 3 across the table (no carry)."""
     values = []
+    orders = []
     cards = -(PLAYERS - 1) * _CARDS_START  # the four holdings added, one start left
     for arrangement in players:
         found = _lawful_arrangement(arrangement)
         if found is None:
             return None
-        values.append(found[0])
-        cards += found[1]
+        duns, holding, order = found
+        values.append(duns)
+        orders.append(order)
+        cards += holding
     if cards & _CARDS_TOO_MANY:
         return None
-    return values
+    return values, orders
 
 
 def _home_runs(shot_count: Sequence[int], rules: JokerThirteenRules = GSCAS) -> list[int]:
     """全壘打: shooting all three others earns +9, 3 from each of them; two home runs both apply."""
+    share = rules.home_run // (PLAYERS - 1)
     points = [0] * PLAYERS
-    for seat, count in enumerate(shot_count):
-        if count == PLAYERS - 1:
-            for other in range(PLAYERS):
-                points[other] += rules.home_run if other == seat else -(rules.home_run // (PLAYERS - 1))
+    for seat in range(PLAYERS):
+        if shot_count[seat] == PLAYERS - 1:
+            points = [p - share for p in points]
+            points[seat] += share + rules.home_run
     return points
