@@ -233,3 +233,34 @@ def test_the_players_reader_answers_as_the_schema():
         assert [[type(p.head), type(p.middle), type(p.tail)] for p in fast["players"]] == [[list] * 3] * 4
         answered += 1
     assert answered > 1000 and declined > 500  # both, many of each
+
+
+# --- strengths compared as ints (joker_thirteen._order) and bonuses by rung (issue 15, fifth round) -------
+
+
+def test_orders_compare_as_the_strengths_on_every_shape():
+    """Every shape's strength (heads and five-card duns together: a head's is often a prefix of a
+    middle's) and the plan's ``_order``: the plan carries ``_order(strength)``, and sorting by order is
+    sorting by strength, equal exactly when equal."""
+    j13.plan_every_shape()
+    plans = [*j13._HEADS.values(), *j13._FIVES.values()]
+    assert len(plans) == j13.SHAPES
+    assert all(plan[-1] == j13._order(plan[2]) for plan in plans)
+    strengths = sorted({plan[2] for plan in plans})
+    orders = [j13._order(s) for s in strengths]
+    assert all(x < y for x, y in zip(orders, orders[1:], strict=False))  # strictly rising: no two strengths equal
+    assert len(strengths) > 5000 and any(len(s) == 6 for s in strengths) and any(len(s) == 2 for s in strengths)
+    rng = random.Random(400)
+    for _ in range(20000):  # and pair by pair, as the settlement compares them
+        a, b = rng.choice(strengths), rng.choice(strengths)
+        assert (a < b, a == b, a > b) == (j13._order(a) < j13._order(b), j13._order(a) == j13._order(b),
+                                          j13._order(a) > j13._order(b))  # fmt: skip
+
+
+def test_bonuses_by_rung_are_the_rule_sets_bonuses():
+    doubled = j13.JokerThirteenRules(id="doubled", shot=2, home_run=18, bonus={k: 2 * v for k, v in j13.BONUS.items()})
+    for rules in (j13.GSCAS, doubled):
+        for d, table in zip(j13.DUNS, rules.bonus_by_rung, strict=True):
+            for category, rung in j13.RUNG.items():
+                order = j13._order((rung, 14, 14))
+                assert table[order >> j13._RUNG_SHIFT] == rules.bonus.get((d, category), 0), (d, category)
