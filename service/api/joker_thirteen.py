@@ -103,9 +103,11 @@ class ScoredPlayers(fields.List):
             assert type(declared[name]) is CardList and length.equal is not None, name
             sizes.append(length.equal)
         head_size, middle_size, tail_size, hand_size = sizes
+        assert (head_size, middle_size, tail_size) == (3, 5, 5), sizes  # the duns' cards are read spelled out
         assert all(declared[name].required for name in ("head", "middle", "tail"))
         assert not declared["hand"].required and declared["hand"].allow_none and declared["hand"].load_default is None
-        card = declared["head"].table.__getitem__
+        table = declared["head"].table
+        card = table.__getitem__
         assert all(declared[name].table is declared["head"].table for name in declared)
         # An arrangement built by its slots' own setters: the frozen dataclass's __init__ sets each field
         # through object.__setattr__ (``build`` answers the same: tests/joker_thirteen/test_fast_paths.py).
@@ -135,9 +137,14 @@ class ScoredPlayers(fields.List):
                             or len(middle) != middle_size or type(tail) is not list or len(tail) != tail_size):  # fmt: skip
                         raise decline
                     player = new(Arrangement)
-                    set_head(player, list(map(card, head)))  # KeyError: no spelling of a card
-                    set_middle(player, list(map(card, middle)))
-                    set_tail(player, list(map(card, tail)))
+                    # each dun's cards by a list display (two thirds of list(map(...))); KeyError: no such
+                    # spelling, TypeError: an entry that cannot be a key
+                    a, b, c = head
+                    set_head(player, [table[a], table[b], table[c]])
+                    a, b, c, d, e = middle
+                    set_middle(player, [table[a], table[b], table[c], table[d], table[e]])
+                    a, b, c, d, e = tail
+                    set_tail(player, [table[a], table[b], table[c], table[d], table[e]])
                     set_hand(player, hand)
                     players.append(player)
             except (KeyError, TypeError):  # a key missing or unknown, no card, an unhashable value
@@ -224,7 +231,16 @@ def _hand_answer(hand: HandValue, labels: dict[Message, str], lang: str) -> dict
     text = labels.get(label)
     if text is None:
         text = labels[label] = i18n.label(hand, lang)
-    return {"category": category, "label": text, "strength": strength, "cards": [c.text for c in cards],
+    # The duns' sizes spelled out: a list display costs a quarter of a comprehension over five cards.
+    if len(cards) == 5:
+        a, b, c, d, e = cards
+        texts = [a.text, b.text, c.text, d.text, e.text]
+    elif len(cards) == 3:
+        a, b, c = cards
+        texts = [a.text, b.text, c.text]
+    else:
+        texts = [c.text for c in cards]
+    return {"category": category, "label": text, "strength": strength, "cards": texts,
             "resolved": [c.text for c in resolved] if resolved else []}  # fmt: skip
 
 
