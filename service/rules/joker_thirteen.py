@@ -314,7 +314,7 @@ _INDEX = attrgetter("index")
 #
 # Bits 0-41 and the flush bit are the dun's shape: a few thousand of them. The first dun of each shape is
 # read by the ladder and its answer kept as a plan (category, label, strength, which of the dun's cards
-# sorted high to low goes where, and how each joker's stand-in follows from the cards held of its rank).
+# sorted low to high goes where, and how each joker's stand-in follows from the cards held of its rank).
 # Every later dun of that shape is one addition per card, a dict look-up, a sort of five cards and a tuple.
 # The brute-force tests (test_brute_force.py: every dun with a joker, every head) and test_plans.py
 # (every shape against the ladder) prove the tables.
@@ -356,7 +356,7 @@ Plan = tuple[
     str,  # category
     messages.Message,  # label
     tuple[int, ...],  # strength
-    Callable[[Sequence[Card]], tuple[Card, ...]],  # the answer's cards out of the dun's sorted high to low
+    Callable[[Sequence[Card]], tuple[Card, ...]],  # the answer's cards out of the dun's sorted low to high
     tuple[Card, ...],  # what the jokers stand for, when that is the same for every dun of the shape
     tuple[tuple[int, int, Mapping[int, tuple[Card, ...]]], ...],  # else per joker group: (shift, mask, table)
     int,  # the strength as one small int (``_order``)
@@ -452,7 +452,7 @@ def _planned(size: int, hand: Sequence[Card], key: int) -> tuple[HandValue, int]
     if stand_ins:
         for shift, mask, table in stand_ins:
             resolved += table[key >> shift & mask]
-    cards = pick(sorted(hand, key=_INDEX, reverse=True))
+    cards = pick(sorted(hand, key=_INDEX))  # low to high: cheaper than reversed, and equal cards are one object
     return _new_tuple(HandValue, (category, label, strength, cards, resolved)), order
 
 
@@ -464,10 +464,10 @@ def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
         value = _ladder(size, hand)
     finally:
         _planning.recording = None
-    ordered: list[Card | None] = sorted(hand, key=_INDEX, reverse=True)
+    ordered: list[Card | None] = sorted(hand, key=_INDEX)
     positions = []
-    for c in value.cards:  # an identical card (a joker, a spade's copy) takes the next free position
-        i = next(i for i, u in enumerate(ordered) if u is c)
+    for c in value.cards:  # an identical card (a joker, a spade's copy) takes the highest free position,
+        i = max(i for i, u in enumerate(ordered) if u is c)  # as a distinct card of its rank would
         ordered[i] = None
         positions.append(i)
     stand_ins = tuple(
@@ -484,7 +484,7 @@ def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
     category, label, strength, pick, resolved, _, _ = plan
     for shift, mask, found in stand_ins:
         resolved += found[key >> shift & mask]
-    if (category, label, strength, pick(sorted(hand, key=_INDEX, reverse=True)), resolved) == value:
+    if (category, label, strength, pick(sorted(hand, key=_INDEX)), resolved) == value:
         # never otherwise (test_plans.py): a plan that did not give back the ladder's answer is not kept
         table = _HEADS if size == 3 else _FIVES
         table[key & _SHAPE_MASK | (1 << 42 if size == 5 and key & _FLUSH_BITS else 0)] = plan
