@@ -191,9 +191,13 @@ class RecordActions(fields.List):
         (kinds,) = declared["type"].validators  # its OneOf
         (length,) = declared["cards"].validators  # its Length
         assert set(kinds.choices) == set(ACTION_TYPE_OF) and length.min in (None, 0)
-        low, high, most, card = seats.min, seats.max, length.max, declared["cards"].table.__getitem__
+        low, high, most, table = seats.min, seats.max, length.max, declared["cards"].table
+        card = table.__getitem__
         passes = {seat: Action(ActionType.PASS, (), seat) for seat in range(low, high + 1)}
         play = ActionType.PLAY
+        # A single, most of a game's plays, is one shared action per seat and spelling too (4 x the table's
+        # spellings, built once): one look-up where an action was built per entry.
+        singles = {seat: {text: Action(play, (c,), seat) for text, c in table.items()} for seat in passes}
         # An action built by its slots' own setters: the frozen dataclass's __init__ (object.__setattr__ per
         # field, then __post_init__'s coercions, which these values never need) was most of this loop.
         new, set_type, set_cards, set_seat = (Action.__new__, Action.type.__set__, Action.cards.__set__,
@@ -217,8 +221,15 @@ class RecordActions(fields.List):
                         cards: tuple[Card, ...] = ()
                     elif type(texts) is not list or len(texts) > most or len(entry) != 3:
                         raise decline
+                    elif not texts:  # a pass's usual "cards": [] (a tuple of nothing, built for nothing)
+                        cards = ()
+                    elif len(texts) == 1:
+                        if kind is play:
+                            append(singles[seat][texts[0]])  # KeyError: no spelling of a card
+                            continue
+                        cards = (table[texts[0]],)  # a pass with a card: an action of its own (a violation)
                     else:
-                        cards = tuple(map(card, texts))  # KeyError: no spelling of a card
+                        cards = tuple(map(card, texts))
                     if cards or kind is play:
                         action = new(Action)
                         set_type(action, kind)
