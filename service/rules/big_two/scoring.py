@@ -175,9 +175,22 @@ def _product(factors: Iterable[Factor]) -> int:
 
 def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN) -> tuple[Factor, ...]:
     """The loser multiplier's factors: the one cards-left tier (always listed), the 2s, a monster."""
-    tiers, twos_held = _loser_factors(rules)
-    tier = tiers[len(cards)] if len(cards) < len(tiers) else None
-    factors = [_tier_factor(len(cards), rules) if tier is None else tier]
+    tiers, twos_held, twos_by_bits = _loser_factors(rules)
+    count = len(cards)
+    tier = tiers[count] if count < len(tiers) else None
+    factors = [_tier_factor(count, rules) if tier is None else tier]
+    mask = sum(map(_BIT.__getitem__, cards))
+    if mask.bit_count() == count and not mask >> _JOKER_BIT:  # the usual cards, each once: read as bits
+        # (issue 15) the 2s are the four lowest bits (Card.index 0-3), and the monsters read off the same sum
+        if mask & _TWOS_BITS:
+            factors.append(twos_by_bits[mask & _TWOS_BITS])
+        if count >= _FEWEST_FOR_A_MONSTER:
+            kinds, monster_cards = _monsters_of_bits(tuple(cards), mask)
+            if kinds:
+                factors.append(
+                    _factor(FactorCode.MONSTER_HELD, rules.monster_held, monster_cards, kinds=[k.value for k in kinds])
+                )
+        return tuple(factors)
     twos = [c for c in cards if c.rank == 2]
     if twos:
         held = sort_cards(twos)
@@ -202,12 +215,19 @@ def _tier_factor(count: int, rules: BigTwoRules) -> Factor:
 
 
 _TWOS = tuple(sorted((c for c in DECK if c.rank == 2), key=lambda c: c.suit.order))  # type: ignore[union-attr]
-_LOSER_FACTORS: dict[int, tuple[BigTwoRules, tuple[Factor | None, ...], dict[tuple[Card, ...], Factor]]] = {}
+_LOSER_FACTORS: dict[
+    int, tuple[BigTwoRules, tuple[Factor | None, ...], dict[tuple[Card, ...], Factor], list[Factor | None]]
+] = {}
+_TWOS_BITS = sum(1 << c.index for c in _TWOS)
+assert _TWOS_BITS == 0b1111  # the 2s are Card.index 0-3
 
 
-def _loser_factors(rules: BigTwoRules) -> tuple[tuple[Factor | None, ...], dict[tuple[Card, ...], Factor]]:
+def _loser_factors(
+    rules: BigTwoRules,
+) -> tuple[tuple[Factor | None, ...], dict[tuple[Card, ...], Factor], list[Factor | None]]:
     """The factors a loser's cards can earn under ``rules``, built once per rule set (issue 15): the tier's
-    factor by count of cards (0-13), the 2s' by the 2s held (in Big Two order). Factors are frozen, so one
+    factor by count of cards (0-13), the 2s' by the 2s held (in Big Two order, and by their bits ``1 <<
+    Card.index``: the 2s are indexes 0-3). Factors are frozen, so one
     object serves every answer. Keyed by identity (a rule set's hash is recomputed from its fields on
     every call), the rule set kept beside it so that its id is never reused."""
     found = _LOSER_FACTORS.get(id(rules))
@@ -221,8 +241,11 @@ def _loser_factors(rules: BigTwoRules) -> tuple[tuple[Factor | None, ...], dict[
             for held in (tuple(c for c, chosen in zip(_TWOS, bits) if chosen) for bits in product((0, 1), repeat=4))
             if held
         }
-        found = _LOSER_FACTORS[id(rules)] = (rules, tiers, twos)
-    return found[1], found[2]
+        by_bits: list[Factor | None] = [None] * (_TWOS_BITS + 1)
+        for held, held_factor in twos.items():
+            by_bits[sum(1 << c.index for c in held)] = held_factor
+        found = _LOSER_FACTORS[id(rules)] = (rules, tiers, twos, by_bits)
+    return found[1], found[2], found[3]
 
 
 # No monster in fewer cards: four of a kind needs a fifth card, a straight flush five, a dragon thirteen.
@@ -244,6 +267,11 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
     mask = sum(map(_BIT.__getitem__, held))  # a card twice carries: fewer bits than cards
     if mask.bit_count() != len(held) or mask >> _JOKER_BIT:
         return _monsters_card_by_card(held)
+    return _monsters_of_bits(held, mask)
+
+
+def _monsters_of_bits(held: tuple[Card, ...], mask: int) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
+    """``monsters_left`` of five or more cards, each once, no joker, whose bits are ``mask``."""
     kinds: list[Combination] = []
     involved = 0
     quads = mask & mask >> 1 & mask >> 2 & mask >> 3 & _RANK_LOW_BITS  # a rank's lowest bit, when all four are set
