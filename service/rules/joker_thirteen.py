@@ -143,7 +143,7 @@ class JokerThirteenRules:
         # str enums hash and compare as their values: the names look up without building an enum per call
         object.__setattr__(self, "bonus_by_name", {(d.value, c.value): points for (d, c), points in self.bonus.items()})
         by_rung = tuple(
-            tuple(self.bonus.get((dun, c), 0) for c in _CATEGORY_BY_ORDER_RUNG)
+            tuple(0 if c is None else self.bonus.get((dun, c), 0) for c in _CATEGORY_BY_ORDER_RUNG)
             for dun in (Dun.HEAD, Dun.MIDDLE, Dun.TAIL)
         )
         object.__setattr__(self, "bonus_by_rung", by_rung)
@@ -849,9 +849,26 @@ def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue],
             return None  # the hand holds a card beyond the deck's copies
         if (_CARDS_TOO_MANY + held - (placed - _CARDS_START)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
             return None  # a card placed more often than the hand holds it: each field 64 + held - placed
-    head_value, head_order = _planned(3, head, head_key)
-    middle_value, middle_order = _planned(5, middle, middle_key)
-    tail_value, tail_order = _planned(5, tail, tail_key)
+    # _planned's reading, inlined for the three duns (a call each was a sixth of a dun's cost); a shape not
+    # planned yet, or with jokers' stand-ins to look up, goes to _planned
+    plan = _HEADS.get(head_key & _SHAPE_MASK)
+    if plan is None or plan[5]:
+        head_value, head_order = _planned(3, head, head_key)
+    else:
+        category, label, strength, pick, resolved, _, head_order = plan
+        head_value = _new_tuple(HandValue, (category, label, strength, pick(sorted(head, key=_INDEX)), resolved))
+    plan = _FIVES.get(middle_key & _SHAPE_MASK | (1 << 42 if middle_key & _FLUSH_BITS else 0))
+    if plan is None or plan[5]:
+        middle_value, middle_order = _planned(5, middle, middle_key)
+    else:
+        category, label, strength, pick, resolved, _, middle_order = plan
+        middle_value = _new_tuple(HandValue, (category, label, strength, pick(sorted(middle, key=_INDEX)), resolved))
+    plan = _FIVES.get(tail_key & _SHAPE_MASK | (1 << 42 if tail_key & _FLUSH_BITS else 0))
+    if plan is None or plan[5]:
+        tail_value, tail_order = _planned(5, tail, tail_key)
+    else:
+        category, label, strength, pick, resolved, _, tail_order = plan
+        tail_value = _new_tuple(HandValue, (category, label, strength, pick(sorted(tail, key=_INDEX)), resolved))
     if not head_order < middle_order <= tail_order:
         return None  # 相公
     return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding, (head_order, middle_order, tail_order)
@@ -1029,8 +1046,8 @@ def _settled(
 
 _SHOT_BY = (("both", "b"), ("a", None))  # by [a won a dun][b won a dun]: who shot whom
 _SEATS = range(PLAYERS)
-_new_round_score, _set_players, _set_matchups = (object.__new__, RoundScore.players.__set__,  # type: ignore[attr-defined]
-                                                 RoundScore.matchups.__set__)  # type: ignore[attr-defined]  # fmt: skip
+_new_round_score = object.__new__
+_set_players, _set_matchups = (RoundScore.__dict__[name].__set__ for name in ("players", "matchups"))
 
 
 _PAIRS = tuple(combinations(range(PLAYERS), 2))
