@@ -183,7 +183,9 @@ def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN)
     if mask.bit_count() == count and not mask >> _JOKER_BIT:  # the usual cards, each once: read as bits
         # (issue 15) the 2s are the four lowest bits (Card.index 0-3), and the monsters read off the same sum
         if mask & _TWOS_BITS:
-            factors.append(twos_by_bits[mask & _TWOS_BITS])
+            held_twos = twos_by_bits[mask & _TWOS_BITS]
+            assert held_twos is not None  # every set of 2s but none has its factor
+            factors.append(held_twos)
         if count >= _FEWEST_FOR_A_MONSTER:
             kinds, monster_cards = _monsters_of_bits(tuple(cards), mask)
             if kinds:
