@@ -239,3 +239,59 @@ def test_one_combination_judged_at_once_as_place_by_place():
         for table in sample:
             for play in sample:
                 assert judge(table, play) == judged_place_by_place(table, play), (table, play)
+
+
+# --- compare and validate_move read a single, pair or five-card play from play_value's tables (issue 15) ---
+
+
+def _compare_as_before(table, play):
+    """``compare`` as it was: both sides classified in full, then the same checks."""
+    from service.rules.big_two import Comparison
+    from service.rules.cards import card_texts
+    from service.rules.errors import violation
+
+    on_table, played = classify(table), classify(play)
+    if not on_table.valid:
+        return Comparison(False, CompareReason.INVALID_TABLE, None, played.hand, on_table.violations)
+    if not played.valid:
+        return Comparison(False, CompareReason.INVALID_PLAY, on_table.hand, None, played.violations)
+    if not set(table).isdisjoint(play):
+        shared = sort_cards(set(table) & set(play))
+        both = violation(
+            "big-two", CompareReason.DUPLICATE_CARD, shared, case="table_and_play", these=" ".join(card_texts(shared))
+        )
+        return Comparison(False, CompareReason.DUPLICATE_CARD, on_table.hand, played.hand, (both,))
+    beats, reason = judge(on_table.hand, played.hand)
+    return Comparison(beats, reason, on_table.hand, played.hand)
+
+
+def test_compare_and_validate_move_answer_as_when_both_sides_were_classified_in_full():
+    """On 30000 random pairs of plays (every size 1-6 and 13, often overlapping, often one combination) and
+    a move for each, ``compare`` answers what classifying both sides did, and ``validate_move`` what its
+    ``classify`` of the table and the play found (its answer with ``play_value`` switched off)."""
+    import random
+
+    from service.rules.big_two import Action, combinations, moves, validate_move
+
+    rng = random.Random("compare-fast")
+    cases = []
+    for _ in range(30000):
+        size = rng.choice([1, 1, 2, 2, 3, 5, 5, 5, 6, 13])
+        table = tuple(rng.sample(DECK, size))
+        play = tuple(rng.sample(DECK, rng.choice([size, size, size, 1, 5])))
+        cases.append((table, play))
+        assert compare(table, play) == _compare_as_before(table, play), (table, play)
+    moved = []
+    for table, play in cases[:6000]:
+        hand = tuple(dict.fromkeys(play + tuple(rng.sample(DECK, rng.randrange(0, 8)))))[:13]
+        kind = rng.choice(["play", "play", "pass"])
+        moved.append((hand, None if rng.randrange(5) == 0 else table, Action(kind, play if kind == "play" else ())))
+    fast = [validate_move(*m) for m in moved]
+    original = moves.play_value
+    moves.play_value = lambda played: None  # every play and table through classify, as before
+    try:
+        assert [validate_move(*m) for m in moved] == fast
+    finally:
+        moves.play_value = original
+    assert combinations.play_value is original
+    assert sum(r.legal for r in fast) > 300 and sum(not r.legal for r in fast) > 300

@@ -179,8 +179,11 @@ def play_value(played: tuple[Card, ...]) -> HandValue | None:
 
 
 def _hand(combination: Combination, strength: tuple[int, ...], ordered: tuple[Card, ...]) -> HandValue:
-    value = (combination.value, COMBINATION_LABELS[combination], (_RUNG[combination], *strength), ordered, None)
-    return _new_tuple(HandValue, value)  # no NamedTuple __new__ in Python
+    code, label, rung = _PARTS[combination]  # one look-up (an enum's .value is a Python-level property)
+    return _new_tuple(HandValue, (code, label, (rung, *strength), ordered, None))  # no NamedTuple __new__ in Python
+
+
+_PARTS = {c: (c.value, COMBINATION_LABELS[c], _RUNG[c]) for c in Combination}
 
 
 _new_tuple = tuple.__new__
@@ -199,8 +202,10 @@ _SEQUENCE_BY_RANKS = {
 
 
 def _five_value(played: tuple[Card, ...]) -> HandValue | None:
+    v, w, x, y, z = played  # five keys by a tuple display: a comprehension cost more than the sort
+    key = _KEY
     try:
-        k0, k1, k2, k3, k4 = sorted([_KEY[c] for c in played], reverse=True)
+        k0, k1, k2, k3, k4 = sorted((key[v], key[w], key[x], key[y], key[z]), reverse=True)
     except KeyError:  # a joker
         return None
     if not k0 > k1 > k2 > k3 > k4:  # a card twice

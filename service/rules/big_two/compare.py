@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from service.rules.big_two.combinations import classify
+from service.rules.big_two.combinations import classify, play_value
 from service.rules.big_two.common import (
     _COMBINATION_OF,
     _DRAGONS,
@@ -35,25 +35,30 @@ class Comparison:
 def compare(table: Iterable[Card], play: Iterable[Card]) -> Comparison:
     """Does ``play`` beat ``table``? Both must be valid plays without a card in common."""
     table_cards, play_cards = tuple(table), tuple(play)
-    on_table, played = classify(table_cards), classify(play_cards)
-    if not on_table.valid:
-        return Comparison(False, CompareReason.INVALID_TABLE, None, played.hand, on_table.violations)
-    if not played.valid:
-        return Comparison(False, CompareReason.INVALID_PLAY, on_table.hand, None, played.violations)
+    # the values of two singles, pairs or five-card plays straight from play_value's tables (classify's own
+    # answer for them: no Classification built, issue 15); anything else is classified in full
+    on_table, played = play_value(table_cards), play_value(play_cards)
+    if on_table is None or played is None:
+        table_class, play_class = classify(table_cards), classify(play_cards)
+        if not table_class.valid:
+            return Comparison(False, CompareReason.INVALID_TABLE, None, play_class.hand, table_class.violations)
+        if not play_class.valid:
+            return Comparison(False, CompareReason.INVALID_PLAY, table_class.hand, None, play_class.violations)
+        on_table, played = table_class.hand, play_class.hand
+        assert on_table is not None and played is not None
     if not set(table_cards).isdisjoint(play_cards):
         shared = sort_cards(set(table_cards) & set(play_cards))
         both = violation(
             DOMAIN, CompareReason.DUPLICATE_CARD, shared, case="table_and_play", these=" ".join(card_texts(shared))
         )
-        return Comparison(False, CompareReason.DUPLICATE_CARD, on_table.hand, played.hand, (both,))
-    assert on_table.hand is not None and played.hand is not None
-    beats, reason = judge(on_table.hand, played.hand)
+        return Comparison(False, CompareReason.DUPLICATE_CARD, on_table, played, (both,))
+    beats, reason = judge(on_table, played)
     # Comparison(beats, reason, table, play) by its slots' setters (issue 15: half the frozen __init__)
     found = _new(Comparison)
     _set_beats(found, beats)
     _set_reason(found, reason)
-    _set_table(found, on_table.hand)
-    _set_play(found, played.hand)
+    _set_table(found, on_table)
+    _set_play(found, played)
     _set_violations(found, ())
     return found
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from service.rules.big_two.combinations import Classification, classify
+from service.rules.big_two.combinations import classify, play_value
 from service.rules.big_two.common import (
     _DRAGONS,
     DOMAIN,
@@ -89,8 +89,10 @@ def validate_move(hand: Sequence[Card], table: Sequence[Card] | None, action: Ac
     violations: list[Violation] = []
     on_table: HandValue | None = None
     if table is not None:
-        classified = classify(shown)
-        on_table = classified.hand
+        on_table = play_value(shown)  # a single, pair or five-card play: classify's value, from its tables
+        if on_table is None:
+            classified = classify(shown)
+            on_table = classified.hand
         if on_table is None:
             reasons = [(v.code, v.params) for v in classified.violations]
             violations.append(violation(DOMAIN, MoveViolation.INVALID_TABLE, sort_cards(shown), reasons=reasons))
@@ -129,25 +131,27 @@ def _judge_move(
     if not chosen.issubset(held):
         missing = sort_cards(c for c in chosen if c not in held)
         problems.append(violation(DOMAIN, MoveViolation.CARD_NOT_IN_HAND, missing, these=" ".join(card_texts(missing))))
-    played = classify(action.cards)
-    problems.extend(played.violations)
-    if played.hand is not None:
-        problems.extend(_beating_problems(held, on_table, played))
+    play = play_value(action.cards)  # a single, pair or five-card play: valid, its value from the tables
+    if play is None:
+        played = classify(action.cards)
+        problems.extend(played.violations)
+        play = played.hand
+    if play is not None:
+        problems.extend(_beating_problems(held, on_table, play))
     left = tuple([c for c in held if c not in chosen])
-    return _result(problems, held, left, played.hand)
+    return _result(problems, held, left, play)
 
 
-def _beating_problems(held: tuple[Card, ...], on_table: HandValue | None, played: Classification) -> list[Violation]:
-    assert played.hand is not None
-    code, reason = _refusal(len(held), on_table, played.hand)
+def _beating_problems(held: tuple[Card, ...], on_table: HandValue | None, play: HandValue) -> list[Violation]:
+    code, reason = _refusal(len(held), on_table, play)
     if code is None:
         return []
     if code is MoveViolation.DRAGON_NEEDS_FULL_HAND:
-        return [violation(DOMAIN, code, played.hand.cards)]
+        return [violation(DOMAIN, code, play.cards)]
     assert on_table is not None and reason is not None
     return [violation(
-        DOMAIN, code, played.hand.cards,
-        play=played.hand.category, play_cards=" ".join(card_texts(played.hand.cards)),
+        DOMAIN, code, play.cards,
+        play=play.category, play_cards=" ".join(card_texts(play.cards)),
         table=on_table.category, table_cards=" ".join(card_texts(on_table.cards)), reason=reason.value,
     )]  # fmt: skip
 
