@@ -19,8 +19,6 @@ from werkzeug.test import EnvironBuilder
 
 from service.api import create_app, meta, observability
 
-JSON_TAG_AND_GZIP_TAG = None  # filled from the app's contract below
-
 
 def wsgi_answer(app: Any, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
     started: list[Any] = []
