@@ -10,7 +10,7 @@ that named neither is exactly what it was before rule sets existed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from flask import Blueprint, Response
@@ -95,15 +95,19 @@ class RowsField(fields.Nested):
                 elif type(bottom) is not list or not bottom_low <= len(bottom) <= bottom_high:
                     raise decline
                 # one card (a row's usual share of a deal) without map: twice an indexing's cost for one item
-                return of_rows(
+                return of_rows((
                     (card(top[0]),) if len(top) == 1 else tuple(map(card, top)) if top else (),
                     (card(middle[0]),) if len(middle) == 1 else tuple(map(card, middle)) if middle else (),
                     (card(bottom[0]),) if len(bottom) == 1 else tuple(map(card, bottom)) if bottom else (),
-                )
+                ))  # fmt: skip
             except (KeyError, TypeError):  # no spelling of a card, an unhashable value
                 raise decline from None
 
         return read
+
+
+_new_board = partial(tuple.__new__, Board)
+"""A board from its three rows given as one tuple, in C (Board's own constructor is a Python call)."""
 
 
 class CompleteBoard(StrictSchema):
@@ -111,10 +115,11 @@ class CompleteBoard(StrictSchema):
     middle = card_list(5, 5, required=True)
     bottom = card_list(5, 5, required=True)
 
-    of_rows = Board  # what the three rows make, given as tuples (RowsField's fast path calls it directly)
+    # what the three rows make, given as one tuple of tuples (RowsField's fast path calls it directly)
+    of_rows = staticmethod(_new_board)
 
     def build(self, data: dict[str, Any]) -> Board:
-        return self.of_rows(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
+        return self.of_rows((tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"])))
 
 
 class PartialBoard(StrictSchema):
@@ -122,10 +127,10 @@ class PartialBoard(StrictSchema):
     middle = card_list(0, 5, load_default=list)
     bottom = card_list(0, 5, load_default=list)
 
-    of_rows = Board
+    of_rows = staticmethod(_new_board)
 
     def build(self, data: dict[str, Any]) -> Board:
-        return self.of_rows(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
+        return self.of_rows((tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"])))
 
 
 class BoardInPlay(PartialBoard):
@@ -143,12 +148,13 @@ class Placement(StrictSchema):
     bottom = card_list(0, MAX_DEALT, load_default=list)
 
     @staticmethod
-    def of_rows(top: tuple, middle: tuple, bottom: tuple) -> dict[Row, tuple]:
+    def of_rows(rows: tuple[tuple, tuple, tuple]) -> dict[Row, tuple]:
         # every row is there (each defaults to no cards): one dict display, no loop and no Row(name)
-        return {ofc.TOP: top, ofc.MIDDLE: middle, ofc.BOTTOM: bottom}
+        top, middle, bottom = rows
+        return {TOP: top, MIDDLE: middle, BOTTOM: bottom}
 
     def build(self, data: dict[str, Any]) -> dict[Row, tuple]:
-        return self.of_rows(tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"]))
+        return self.of_rows((tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"])))
 
 
 class FantasylandState(StrictSchema):
@@ -211,7 +217,8 @@ class ScoredPlayer(StrictSchema):
         state_field = declared["fantasyland"]
         state, no_state = reader_of(state_field), state_field.load_default
         assert not state_field.allow_none and callable(no_state)
-        new_board, new_seat = Board, ofc.Seat
+        # a board and a seat built by tuple.__new__, not their NamedTuple constructors (a Python call each)
+        new, board_type, seat_type = tuple.__new__, Board, ofc.Seat
 
         def read(entry: Any, _parent: Any) -> ofc.Seat:
             if type(entry) is not dict:
@@ -232,9 +239,8 @@ class ScoredPlayer(StrictSchema):
                     or len(top) != top_size or len(middle) != middle_size or len(bottom) != bottom_size
                 ):  # fmt: skip
                     raise decline
-                return new_seat(
-                    new_board(tuple(map(card, top)), tuple(map(card, middle)), tuple(map(card, bottom))), fantasyland
-                )
+                rows = (tuple(map(card, top)), tuple(map(card, middle)), tuple(map(card, bottom)))
+                return new(seat_type, (new(board_type, rows), fantasyland))
             except (KeyError, TypeError):  # a key missing or unknown, no spelling of a card, an unhashable value
                 raise decline from None
 
@@ -342,7 +348,7 @@ class RecordActions(fields.List):
         card = dealt_field.table.__getitem__  # type: ignore[attr-defined]
         of_rows = placement_field.schema.of_rows  # type: ignore[attr-defined]  # what its build makes of the rows
         # The loop below builds the placement as of_rows does, inline (a call per action less): the same dict
-        assert of_rows((), (), ()) == {TOP: (), MIDDLE: (), BOTTOM: ()} and list(of_rows((), (), ())) == list(ROWS)
+        assert of_rows(((), (), ())) == {TOP: (), MIDDLE: (), BOTTOM: ()} and list(of_rows(((), (), ()))) == list(ROWS)
         new_action, action_fields, no_cards = tuple.__new__, ofc.Action, ()
 
         def read(value: Any, _parent: Any) -> list[ofc.Action]:
