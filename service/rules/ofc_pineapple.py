@@ -794,8 +794,15 @@ def validate_hand(
         return HandRecordResult(False, (missing,), tuple(boards))
     # Every action legal and none missing: each board is complete (all its cards placed, no row overflowing)
     # and no card is on two boards (each was dealt once), so the showdown skips score_hand's checks.
-    value_of = _value_if_distinct if cards else _ranking_if_distinct
-    values = [_board_value(board, fl, rules, value_of) for board, fl in zip(boards, fantasyland)]
+    if cards:
+        values = [_board_value(board, fl, rules) for board, fl in zip(boards, fantasyland)]
+    else:  # each board ranked in one call, its rows' values from the rule set's cache (as score_hand's)
+        values = []
+        for board, fl in zip(boards, fantasyland):
+            ranked = _rank_board(*board)
+            if ranked is None:  # never: each card was dealt once
+                raise ValueError(f"a card repeats on {board}")
+            values.append(_ranked_board_value(ranked[0], ranked[1], ranked[2], fl, rules))
     score = _showdown(values, fantasyland, rules)
     discards = tuple([_new_tuple(Discard, (seat, c, index)) for seat, cards, index in discarded for c in cards])
     return HandRecordResult(True, (), tuple(boards), score, discards)
