@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
-from service.api import cors, docs, i18n, meta, observability
+from service.api import cors, docs, i18n, limits, meta, observability
 from service.api.errors import register_error_handlers
 from service.api.response import ServiceResponse
 from service.rules.games import GAMES, Game
@@ -39,6 +39,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config_from_environment())
     app.config.update(config or {})
     app.config["DEBUG"] = False  # never reachable: a debugger would run code for anyone
+    app.request_class = limits.limited_request(app.config["MAX_CONTENT_LENGTH"])
     logging.getLogger("service").setLevel(app.config["LOG_LEVEL"])
     app.url_map.strict_slashes = True  # paths are exactly the contract's: /healthz/ is a 404 naming /healthz
     for blueprint in (meta.blueprint, docs.blueprint, *(game_blueprint(game) for game in GAMES)):

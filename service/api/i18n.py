@@ -147,7 +147,11 @@ UNTRANSLATED_KEY = "card_rules.untranslated"  # WSGI environ key: the request's 
 
 def note_route(environ: dict[str, Any], rule: Any) -> None:
     """Before the view (``observability.install``'s hook): whether the matched route's answer is English."""
-    endpoint = rule.endpoint
+    note_endpoint(environ, rule.endpoint)
+
+
+def note_endpoint(environ: dict[str, Any], endpoint: str) -> None:
+    """Whether the answer of ``endpoint`` (a view's name, ``blueprint.function``) is English."""
     if endpoint in UNTRANSLATED or endpoint.rpartition(".")[0] in UNTRANSLATED_BLUEPRINTS:
         environ[UNTRANSLATED_KEY] = True
 

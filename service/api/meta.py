@@ -14,8 +14,9 @@ import yaml
 from flask import Blueprint, Flask, Response, current_app, request
 from werkzeug.http import parse_accept_header, parse_etags
 
-from service.api import i18n
+from service.api import cors, i18n
 from service.api.common import answer
+from service.api.observability import ROUTE_KEY
 from service.api.response import ServiceResponse
 from service.rules import games as registry
 from service.rules import messages
@@ -112,8 +113,13 @@ CONTRACT_KEY = "card_rules.contract"
 
 
 def install(app: Flask) -> None:
-    """Build the contract's two documents now (in gunicorn's master, before the workers fork)."""
-    app.extensions[CONTRACT_KEY] = contract(app.config["OPENAPI_PATH"])
+    """Build the contract's two documents now (in gunicorn's master, before the workers fork), and put
+    ``ContractLane`` in front of Flask's dispatch (inside the middleware that ``observability.install`` adds
+    later, so the lane's answers have the request ID, access line, metrics and headers of every answer).
+    With CORS on, Flask's hook adds headers per origin: then Flask serves the documents, as every answer."""
+    found = app.extensions[CONTRACT_KEY] = contract(app.config["OPENAPI_PATH"])
+    if not cors.parse_origins(app.config.get("CORS_ORIGINS")):
+        app.wsgi_app = ContractLane(app.wsgi_app, found)  # type: ignore[method-assign]
 
 
 @cache
@@ -127,16 +133,21 @@ def accepts_gzip(header: str) -> bool:
     return any(value == "*" and q > 0 for value, q in accepted)
 
 
-def serve(document: Document) -> Response:
-    """The document, gzip-compressed when the client's ``Accept-Encoding`` takes it, or ``304 Not
-    Modified`` when the client's ``If-None-Match`` names the chosen form's entity tag (weak comparison,
-    RFC 9110 13.1.2; ``*`` matches). ``no-cache``: a client may keep it, asking again."""
-    environ = request.environ
+def negotiate(document: Document, environ: dict[str, Any]) -> tuple[bool, str, bool]:
+    """(gzip, entity tag, not modified) of the answer with ``document`` to the request of ``environ``: gzip
+    when the client's ``Accept-Encoding`` takes it; not modified (``304``) when its ``If-None-Match`` names
+    the chosen form's entity tag (weak comparison, RFC 9110 13.1.2; ``*`` matches)."""
     encoding = environ.get("HTTP_ACCEPT_ENCODING")
     packed = bool(encoding) and len(encoding) <= 256 and accepts_gzip(encoding)
     etag = document.gzip_etag if packed else document.etag
     given = environ.get("HTTP_IF_NONE_MATCH")
-    if given and parse_etags(given).contains_weak(etag):
+    return packed, etag, bool(given) and parse_etags(given).contains_weak(etag)
+
+
+def serve(document: Document) -> Response:
+    """The document as ``negotiate`` chooses. ``no-cache``: a client may keep it, asking again."""
+    packed, etag, not_modified = negotiate(document, request.environ)
+    if not_modified:
         response = Response(status=304)
     else:
         response = ServiceResponse(document.gzipped if packed else document.data, mimetype=document.mimetype)
@@ -146,6 +157,54 @@ def serve(document: Document) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Vary"] = "Accept-Encoding"  # the i18n layer adds Accept-Language
     return response
+
+
+class ContractLane:
+    """WSGI layer in front of Flask: a plain ``GET`` or ``HEAD`` of ``/openapi.json`` or ``/openapi.yaml``
+    answered from the built bytes and header lists, as ``serve`` answers it, without Flask's request
+    context, URL matching, hooks and response object (as WhiteNoise serves static files in front of a
+    framework). Those cost more than the rest of the answer: the document came to 0.82x ``/healthz``'s
+    server CPU through Flask (bench/floor.py, issue 15). Anything else (a body, another method or path)
+    goes to Flask; tests/api/test_contract_lane.py holds the lane's answers equal to Flask's."""
+
+    def __init__(self, app: Any, found: Contract) -> None:
+        self.app = app
+        self.routes = {f"/openapi.{form}": (document, f"meta.openapi_{form}")
+                       for form, document in (("json", found.json), ("yaml", found.yaml))}  # fmt: skip
+        self.answers = {(id(document), packed, modified): _answer_headers(document, packed, modified)
+                        for document, _ in self.routes.values() for packed in (False, True)
+                        for modified in (False, True)}  # fmt: skip
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        route = self.routes.get(environ.get("PATH_INFO", ""))
+        method = environ.get("REQUEST_METHOD")
+        if (
+            route is None
+            or (method != "GET" and method != "HEAD")
+            or environ.get("CONTENT_LENGTH")
+            or (environ.get("HTTP_TRANSFER_ENCODING"))
+        ):
+            return self.app(environ, start_response)
+        document, endpoint = route
+        environ[ROUTE_KEY] = environ["PATH_INFO"]  # what observability's hook notes from the URL rule
+        i18n.note_endpoint(environ, endpoint)
+        packed, _, not_modified = negotiate(document, environ)
+        status, headers = self.answers[id(document), packed, not not_modified]
+        start_response(status, list(headers))
+        if not_modified or method == "HEAD":
+            return []
+        return [document.gzipped if packed else document.data]
+
+
+def _answer_headers(document: Document, packed: bool, modified: bool) -> tuple[str, list[tuple[str, str]]]:
+    """The status line and headers ``serve``'s response gives the server for one form of ``document``."""
+    etag = document.gzip_etag if packed else document.etag
+    tail = [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+    if not modified:
+        return "304 NOT MODIFIED", tail
+    body = document.gzipped if packed else document.data
+    head = [("Content-Type", document.mimetype), ("Content-Length", str(len(body)))]
+    return "200 OK", head + ([("Content-Encoding", "gzip")] if packed else []) + tail
 
 
 @blueprint.get("/healthz")

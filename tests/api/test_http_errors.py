@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from werkzeug.exceptions import RequestEntityTooLarge
 
 PROBLEM_KEYS = {"type", "title", "status", "detail", "errors"}
 
@@ -144,6 +145,28 @@ def test_413_names_a_configured_limit():
     small = create_app({"TESTING": True, "MAX_CONTENT_LENGTH": 100}).test_client()
     body = assert_problem(small.post(ROW, data="[" + " " * 100 + "]", content_type="application/json"), 413)
     assert "100 bytes" in body["detail"]
+    fits = small.post(ROW, data='{"row":"top","cards":["As","Ks","Qs"]}' + " " * 50, content_type="application/json")
+    assert fits.status_code == 200 and fits.get_json()["hand"]["category"] == "high_card"
+
+
+def test_the_limit_is_the_apps_and_a_limit_set_on_one_request_wins():
+    """``limits.LimitedRequest`` reads the app's MAX_CONTENT_LENGTH once, when the app is made; as in Flask,
+    a view may set another limit on its own request (Flask 3.1), and the body is read under that one."""
+    from service.api import create_app
+    from service.api.limits import read_body
+
+    small, tiny = (create_app({"TESTING": True, "MAX_CONTENT_LENGTH": limit}) for limit in (100, 7))
+    with tiny.test_request_context("/", method="POST", data=b"x" * 20) as context:
+        assert context.request.max_content_length == 7
+        with pytest.raises(RequestEntityTooLarge):
+            read_body(context.request)
+    with small.test_request_context("/", method="POST", data=b"x" * 20) as context:
+        assert context.request.max_content_length == 100 and read_body(context.request) == b"x" * 20
+    with small.test_request_context("/", method="POST", data=b"x" * 20) as context:
+        context.request.max_content_length = 10
+        assert context.request.max_content_length == 10
+        with pytest.raises(RequestEntityTooLarge):
+            read_body(context.request)
 
 
 def test_404_points_to_the_list_of_games(client):
