@@ -99,6 +99,7 @@ def _row_problem(row: Row, hand: Sequence[Card], path: Path) -> InvalidInputErro
 _ROW_SIZE = {TOP: 3, MIDDLE: 5, BOTTOM: 5}
 _value_if_distinct = poker.value_if_distinct  # bound once: evaluate_row is the hottest path there is
 _ranking_if_distinct = poker.ranking_if_distinct
+_rank_board = poker.rank_board
 _hand_value = poker.hand_value
 _new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
 
@@ -124,9 +125,10 @@ def compare_rows(
 # --- boards, fouls, Fantasyland -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    """A player's three rows; complete when they hold 3/5/5 cards."""
+class Board(NamedTuple):
+    """A player's three rows; complete when they hold 3/5/5 cards. A NamedTuple, immutable and hashed by its
+    rows: every request of a board builds one (a seat of hands/score three), and a frozen dataclass's
+    constructor cost 5,600 instructions against 300 for ``tuple.__new__`` (callgrind, issue 15)."""
 
     top: tuple[Card, ...] = ()
     middle: tuple[Card, ...] = ()
@@ -144,8 +146,13 @@ class Board:
 
     def placed(self, placement: Mapping[Row, Sequence[Card]]) -> Board:
         get = placement.get  # each row by name, no generator: every legal move builds one (moves/validate)
-        return Board(
-            self.top + tuple(get(TOP, ())), self.middle + tuple(get(MIDDLE, ())), self.bottom + tuple(get(BOTTOM, ()))
+        return _new_tuple(
+            Board,
+            (
+                self.top + tuple(get(TOP, ())),
+                self.middle + tuple(get(MIDDLE, ())),
+                self.bottom + tuple(get(BOTTOM, ())),
+            ),
         )
 
     @classmethod
@@ -153,9 +160,9 @@ class Board:
         return cls(*(tuple(rows.get(r.value, ())) for r in ROWS))
 
 
-@dataclass(frozen=True, slots=True)
-class Fantasyland:
-    """A player's Fantasyland state for this hand: ``active`` with ``cards`` 14-17 dealt, or not."""
+class Fantasyland(NamedTuple):
+    """A player's Fantasyland state for this hand: ``active`` with ``cards`` 14-17 dealt, or not (a NamedTuple,
+    as ``Board``: hashed at C speed where a record's seating keys the turn plan)."""
 
     active: bool = False
     cards: int | None = None
@@ -282,22 +289,68 @@ def _board_value(
     top, middle, bottom = value_of(board.top), value_of(board.middle), value_of(board.bottom)
     if top is None or middle is None or bottom is None:  # never, for a board the caller checked
         raise ValueError(f"a card repeats on {board}")
+    return _valued_board(top, middle, bottom, fantasyland, rules)
+
+
+def _valued_board(
+    top: HandValue | Ranking,
+    middle: HandValue | Ranking,
+    bottom: HandValue | Ranking,
+    fantasyland: Fantasyland,
+    rules: OfcRules,
+) -> BoardValue:
+    """``_board_value`` of the rows' values."""
     if top.strength > middle.strength or middle.strength > bottom.strength:
-        # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
-        rows = {TOP: _new_tuple(RowValue, (top, 0)), MIDDLE: _new_tuple(RowValue, (middle, 0)),
-                BOTTOM: _new_tuple(RowValue, (bottom, 0))}  # fmt: skip
-        reasons = foul_reasons(top, middle, bottom)
-        return _new_tuple(BoardValue, (rows, True, reasons, 0, _FOULED if fantasyland.active else _NOT_NEXT))
+        return _fouled_board(top, middle, bottom, fantasyland)
     top_royalty = rules.top_royalty[top.strength]
     middle_royalty = rules.middle_royalty[middle.strength]
     bottom_royalty = rules.bottom_royalty[bottom.strength]
     rows = {TOP: _new_tuple(RowValue, (top, top_royalty)), MIDDLE: _new_tuple(RowValue, (middle, middle_royalty)),
             BOTTOM: _new_tuple(RowValue, (bottom, bottom_royalty))}  # fmt: skip
-    total = top_royalty + middle_royalty + bottom_royalty
+    return _unfouled_board(rows, top.strength, top_royalty + middle_royalty + bottom_royalty, fantasyland, rules)
+
+
+def _ranked_board_value(
+    top: Ranking, middle: Ranking, bottom: Ranking, fantasyland: Fantasyland, rules: OfcRules
+) -> BoardValue:
+    """``_valued_board`` of rows valued as the table's rankings: each row's ``RowValue`` (the ranking and its
+    royalty by the rule set) is the same every time, so it comes from the rule set's cache
+    (``OfcRules.ranked_rows``), built on first use, not per request (a NamedTuple costs 1,500 instructions)."""
+    cache = rules.ranked_rows
+    top_strength, middle_strength = top.strength, middle.strength
+    if cache is None or top_strength > middle_strength or middle_strength > bottom.strength:
+        return _valued_board(top, middle, bottom, fantasyland, rules)
+    top_rows, middle_rows, bottom_rows = cache
+    top_row = top_rows.get(top_strength) or _ranked_row(top_rows, TOP, top, rules)
+    middle_row = middle_rows.get(middle_strength) or _ranked_row(middle_rows, MIDDLE, middle, rules)
+    bottom_row = bottom_rows.get(bottom.strength) or _ranked_row(bottom_rows, BOTTOM, bottom, rules)
+    rows = {TOP: top_row, MIDDLE: middle_row, BOTTOM: bottom_row}
+    return _unfouled_board(rows, top_strength, top_row[1] + middle_row[1] + bottom_row[1], fantasyland, rules)
+
+
+def _ranked_row(cache: dict[tuple[int, ...], RowValue], row: Row, ranking: Ranking, rules: OfcRules) -> RowValue:
+    value = cache[ranking.strength] = _new_tuple(RowValue, (ranking, rules.royalty_by_row[row][ranking.strength]))
+    return value
+
+
+def _fouled_board(
+    top: HandValue | Ranking, middle: HandValue | Ranking, bottom: HandValue | Ranking, fantasyland: Fantasyland
+) -> BoardValue:
+    # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
+    rows = {TOP: _new_tuple(RowValue, (top, 0)), MIDDLE: _new_tuple(RowValue, (middle, 0)),
+            BOTTOM: _new_tuple(RowValue, (bottom, 0))}  # fmt: skip
+    reasons = foul_reasons(top, middle, bottom)
+    return _new_tuple(BoardValue, (rows, True, reasons, 0, _FOULED if fantasyland.active else _NOT_NEXT))
+
+
+def _unfouled_board(
+    rows: dict[Row, RowValue], top: tuple[int, ...], total: int, fantasyland: Fantasyland, rules: OfcRules
+) -> BoardValue:
+    """A board that did not foul, its rows valued: the royalties ``total`` and the next hand's Fantasyland."""
     if fantasyland.active:
         next_hand = fantasyland_next(rows, False, fantasyland, rules)
     else:  # fantasyland_next's entry, inline: the common case is one look-up
-        entry = rules.entry_by_strength.get(top.strength)
+        entry = rules.entry_by_strength.get(top)
         next_hand = _NOT_NEXT if entry is None else _new_tuple(FantasylandNext, (True, entry[0], entry[1]))
     return _new_tuple(BoardValue, (rows, False, (), total, next_hand))
 
@@ -469,9 +522,8 @@ def _duplicates(code: MoveViolation, hand: Sequence[Card]) -> list[Violation]:
 # --- scoring a hand ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """One player's complete board and Fantasyland state, as scored at showdown."""
+class Seat(NamedTuple):
+    """One player's complete board and Fantasyland state, as scored at showdown (a NamedTuple, as ``Board``)."""
 
     board: Board
     fantasyland: Fantasyland = Fantasyland()
@@ -504,17 +556,18 @@ class HandScore(NamedTuple):
 def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcRules = HOUSE) -> Matchup:
     """1-6 scoring between two players: +1 per row won, +3 for all three, plus the royalty difference
     (the rule set's ``row_point`` and ``scoop_bonus``; every OFC rule set served has 1 and 3)."""
-    if value_a.fouled and value_b.fouled:  # two foulers score 0 between them, royalties ignored
+    rows_a, fouled_a, _, royalties_a, _ = value_a  # NamedTuples unpacked: a field by name costs more
+    rows_b, fouled_b, _, royalties_b, _ = value_b
+    if fouled_a and fouled_b:  # two foulers score 0 between them, royalties ignored
         return Matchup(a, b, {TOP: "tie", MIDDLE: "tie", BOTTOM: "tie"}, 0, None, 0, 0)
-    if value_a.fouled or value_b.fouled:  # the non-fouler wins every row: +6, plus its royalties
-        side = "b" if value_a.fouled else "a"
+    if fouled_a or fouled_b:  # the non-fouler wins every row: +6, plus its royalties
+        side = "b" if fouled_a else "a"
         rows = {TOP: side, MIDDLE: side, BOTTOM: side}
         lines = 3 if side == "a" else -3
-    else:  # _row_winner of each row, inline
-        rows_a, rows_b = value_a.rows, value_b.rows
-        a_top, b_top = rows_a[TOP].hand.strength, rows_b[TOP].hand.strength
-        a_middle, b_middle = rows_a[MIDDLE].hand.strength, rows_b[MIDDLE].hand.strength
-        a_bottom, b_bottom = rows_a[BOTTOM].hand.strength, rows_b[BOTTOM].hand.strength
+    else:  # _row_winner of each row, inline (a RowValue's hand by position)
+        a_top, b_top = rows_a[TOP][0].strength, rows_b[TOP][0].strength
+        a_middle, b_middle = rows_a[MIDDLE][0].strength, rows_b[MIDDLE][0].strength
+        a_bottom, b_bottom = rows_a[BOTTOM][0].strength, rows_b[BOTTOM][0].strength
         top = "a" if a_top > b_top else "b" if b_top > a_top else "tie"
         middle = "a" if a_middle > b_middle else "b" if b_middle > a_middle else "tie"
         bottom = "a" if a_bottom > b_bottom else "b" if b_bottom > a_bottom else "tie"
@@ -522,7 +575,7 @@ def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcR
         lines = _LINE[top] + _LINE[middle] + _LINE[bottom]
     scoop = "a" if lines == 3 else "b" if lines == -3 else None
     bonus = rules.scoop_bonus if scoop == "a" else -rules.scoop_bonus if scoop == "b" else 0
-    diff = value_a.royalties - value_b.royalties
+    diff = royalties_a - royalties_b
     return _new_tuple(Matchup, (a, b, rows, lines, scoop, diff, lines * rules.row_point + bonus + diff))
 
 
@@ -548,6 +601,10 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE, cards: bool = Tru
     ``cards=False`` values each row as the table's ``Ranking`` (its category and strength, the same score),
     not as a full ``HandValue``: a quarter of the cost, for an answer that names no row's cards."""
     _check_players(len(seats), rules)
+    if not cards:
+        ranked = _ranked_showdown(seats, rules)
+        if ranked is not None:
+            return ranked
     table: set[Card] = set()
     count = 0
     for seat in seats:
@@ -574,6 +631,31 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE, cards: bool = Tru
         else:  # evaluate_board names the row of the wrong size, as before
             values.append(evaluate_board(board, seat.fantasyland, ("players", s), rules))
     return _showdown(values, [seat.fantasyland for seat in seats], rules)
+
+
+def _ranked_showdown(seats: Sequence[Seat], rules: OfcRules) -> HandScore | None:
+    """``score_hand(cards=False)`` when every row is full and no card repeats on the table, checked by the
+    ranking itself (``poker.rank_board``: each board's cards as bits, added up); None otherwise, and
+    ``score_hand``'s own checks name what is wrong. The seats are unpacked (a NamedTuple's fields by position
+    cost less than by name)."""
+    ranked = []
+    held = 0
+    for (top, middle, bottom), _fantasyland in seats:
+        if len(top) != 3 or len(middle) != 5 or len(bottom) != 5:
+            return None
+        rows = _rank_board(top, middle, bottom)
+        if rows is None:
+            return None
+        held += rows[3]
+        ranked.append(rows)
+    if held.bit_count() != 13 * len(seats):
+        return None
+    values = []
+    for s, ((top_value, middle_value, bottom_value, _), (_board, fantasyland)) in enumerate(zip(ranked, seats)):
+        if fantasyland.active or fantasyland.cards is not None:  # else check_fantasyland has nothing to say
+            check_fantasyland(fantasyland, ("players", s, "fantasyland"), rules)
+        values.append(_ranked_board_value(top_value, middle_value, bottom_value, fantasyland, rules))
+    return _showdown(values, [fantasyland for _board, fantasyland in seats], rules)
 
 
 def _showdown(values: Sequence[BoardValue], fantasyland: Sequence[Fantasyland], rules: OfcRules) -> HandScore:
@@ -712,8 +794,15 @@ def validate_hand(
         return HandRecordResult(False, (missing,), tuple(boards))
     # Every action legal and none missing: each board is complete (all its cards placed, no row overflowing)
     # and no card is on two boards (each was dealt once), so the showdown skips score_hand's checks.
-    value_of = _value_if_distinct if cards else _ranking_if_distinct
-    values = [_board_value(board, fl, rules, value_of) for board, fl in zip(boards, fantasyland)]
+    if cards:
+        values = [_board_value(board, fl, rules) for board, fl in zip(boards, fantasyland)]
+    else:  # each board ranked in one call, its rows' values from the rule set's cache (as score_hand's)
+        values = []
+        for board, fl in zip(boards, fantasyland):
+            ranked = _rank_board(*board)
+            if ranked is None:  # never: each card was dealt once
+                raise ValueError(f"a card repeats on {board}")
+            values.append(_ranked_board_value(ranked[0], ranked[1], ranked[2], fl, rules))
     score = _showdown(values, fantasyland, rules)
     discards = tuple([_new_tuple(Discard, (seat, c, index)) for seat, cards, index in discarded for c in cards])
     return HandRecordResult(True, (), tuple(boards), score, discards)

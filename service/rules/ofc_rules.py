@@ -147,6 +147,10 @@ class OfcRules:
     royalty_by_row: Mapping[Row, Mapping[tuple[int, ...], int]] = field(init=False, repr=False)
     entry_by_strength: Mapping[tuple[int, ...], tuple[int, str]] = field(init=False, repr=False)
     stay_rungs: tuple[tuple[Row, int, str], ...] = field(init=False, repr=False)
+    # Each row's values by the table's rankings, filled on first use (ofc_pineapple._ranked_board_value): at
+    # most every ranking once per row. None for a rule set with a request's royalties, which lives for few
+    # requests (and a client sending many tables must not fill many caches).
+    ranked_rows: tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None = field(init=False, repr=False)
     before_round: tuple[int, ...] = field(init=False, repr=False)
     digest: str = field(init=False)
 
@@ -198,6 +202,7 @@ class OfcRules:
             "stay_rungs",
             tuple((Row(rule.row), poker.RUNG[Category(rule.at_least)], rule.reason) for rule in self.fantasyland_stay),
         )
+        put("ranked_rows", None if self.overridden else ({}, {}, {}))
         canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         put("digest", hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH])
 

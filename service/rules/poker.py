@@ -34,7 +34,9 @@ from service.rules import messages
 from service.rules.cards import DECK, Card
 from service.rules.hand_value import HandValue
 
-__all__ = ["Category", "HandValue", "Ranking", "hand_value", "rank_cards", "ranking_if_distinct", "value_if_distinct"]
+__all__ = [
+    "Category", "HandValue", "Ranking", "hand_value", "rank_board", "rank_cards", "ranking_if_distinct", "value_if_distinct",
+]  # fmt: skip
 
 
 class Category(StrEnum):
@@ -240,6 +242,34 @@ def ranking_if_distinct(hand: Sequence[Card]) -> Ranking | None:
         key = codes[a.index] + codes[b.index] + codes[c.index]
         return TOP3[key & _RANK_MASK] if (key >> _CARD_SHIFT).bit_count() == 3 else None
     raise ValueError(f"a poker hand here has 3 or 5 cards, not {size}")
+
+
+def rank_board(
+    top: Sequence[Card], middle: Sequence[Card], bottom: Sequence[Card]
+) -> tuple[Ranking, Ranking, Ranking, int] | None:
+    """The table's ``Ranking`` of a 3-card and two 5-card rows (``ValueError`` for other sizes) and the board's
+    cards as bits (``1 << index`` each, summed); None when a card repeats on the board. The bits of several
+    boards added up have one bit per card exactly when no card is on two of them (a repeat carries into
+    another bit), so one count checks a whole table. ``ranking_if_distinct`` of each row in one call, for a
+    showdown by categories (a call per row, and the table's set of cards, cost more than the ranking)."""
+    codes = _CODES
+    a, b, c = top
+    top_key = codes[a.index] + codes[b.index] + codes[c.index]
+    a, b, c, d, e = middle
+    middle_key = _KEY_START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+    a, b, c, d, e = bottom
+    bottom_key = _KEY_START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+    # No field carries into the card bits: a rank counts at most 5 of 7, a suit 3 + 5 of 15, so each key's
+    # card bits are its cards' own; 13 bits for 13 cards when none repeats (the look-ups need that).
+    held = (top_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (bottom_key >> _CARD_SHIFT)
+    if held.bit_count() != 13:
+        return None
+    return (
+        TOP3[top_key & _RANK_MASK],
+        FLUSH5[middle_key & _RANK_MASK] if middle_key & _FLUSH_BITS else PLAIN5[middle_key & _RANK_MASK],
+        FLUSH5[bottom_key & _RANK_MASK] if bottom_key & _FLUSH_BITS else PLAIN5[bottom_key & _RANK_MASK],
+        held,
+    )
 
 
 def hand_value(hand: Sequence[Card]) -> HandValue:
