@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import time
+from pathlib import Path
 
 import pytest
 
@@ -61,6 +62,29 @@ def _window(port: int, connections: int) -> list[socket.socket]:
     return socks
 
 
+def _closes_counted(port: int) -> bool:
+    """No server-side connection of ``port`` is left open: none established, none closed by the client but
+    not yet by its worker (CLOSE_WAIT). A worker publishes its new count before it closes a connection
+    (``ThreadWorker._close``), so then every worker's count is current; a fixed sleep was too short on a
+    loaded machine (a window came out 9/7)."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if parts[3] in ("01", "08") and int(parts[1].rsplit(":", 1)[1], 16) == port:
+                return False
+    return True
+
+
+def _close_all(port: int, socks: list[socket.socket]) -> None:
+    for sock in socks:
+        sock.close()
+    assert wait_until(lambda: _closes_counted(port), timeout=10, step=0.02)
+
+
 def _both_workers_take_connections(server: GunicornServer) -> None:
     """Wait until each of the two workers takes a connection (on a loaded machine a worker may still be
     starting when the master answers its first request, and the other would take everything meanwhile)."""
@@ -69,9 +93,7 @@ def _both_workers_take_connections(server: GunicornServer) -> None:
         socks = _window(server.port, 2)
         time.sleep(0.05)
         split = connections_by_worker(server)
-        for sock in socks:
-            sock.close()
-        time.sleep(0.1)
+        _close_all(server.port, socks)
         return split == [1, 1]
 
     assert wait_until(one_each, timeout=30, step=0.2)
@@ -86,9 +108,7 @@ def test_keep_alive_connections_spread_evenly_over_the_workers():
             socks = _window(server.port, connections)
             time.sleep(0.05)
             splits.append(connections_by_worker(server))
-            for sock in socks:
-                sock.close()
-            time.sleep(0.1)  # the workers see the closes
+            _close_all(server.port, socks)
     assert splits == [[4, 4], [4, 4], [4, 4], [5, 4], [8, 8]]
 
 
