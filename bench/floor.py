@@ -178,8 +178,11 @@ def cpu_by_pid(server: GunicornServer) -> dict[int, float]:
     return found
 
 
-def established_inodes(port: int) -> set[str]:
-    """Socket inodes of the established TCP connections whose local port is ``port`` (the server side)."""
+ESTABLISHED, CLOSE_WAIT = "01", "08"  # connection states as /proc/net/tcp writes them
+
+
+def server_inodes(port: int, states: tuple[str, ...] = (ESTABLISHED,)) -> set[str]:
+    """Socket inodes of the TCP connections in ``states`` whose local port is ``port`` (the server side)."""
     inodes = set()
     for table_path in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
@@ -188,13 +191,13 @@ def established_inodes(port: int) -> set[str]:
             continue
         for line in lines:
             parts = line.split()
-            if parts[3] == "01" and int(parts[1].rsplit(":", 1)[1], 16) == port:
+            if parts[3] in states and int(parts[1].rsplit(":", 1)[1], 16) == port:
                 inodes.add(parts[9])
     return inodes
 
 
 def connections_by_worker(server: GunicornServer) -> list[int]:
-    inodes = established_inodes(server.port)
+    inodes = server_inodes(server.port)
     counts = []
     for pid in server.worker_pids():
         held = 0

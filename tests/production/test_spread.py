@@ -9,12 +9,11 @@ import os
 import signal
 import socket
 import time
-from pathlib import Path
 
 import pytest
 
 from bench.common import GunicornServer
-from bench.floor import connections_by_worker
+from bench.floor import CLOSE_WAIT, ESTABLISHED, connections_by_worker, server_inodes
 from service.gunicorn_worker import Spread
 from tests.production.server import LOOPBACK, read_answer, wait_until
 
@@ -67,16 +66,7 @@ def _closes_counted(port: int) -> bool:
     not yet by its worker (CLOSE_WAIT). A worker publishes its new count before it closes a connection
     (``ThreadWorker._close``), so then every worker's count is current; a fixed sleep was too short on a
     loaded machine (a window came out 9/7)."""
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            parts = line.split()
-            if parts[3] in ("01", "08") and int(parts[1].rsplit(":", 1)[1], 16) == port:
-                return False
-    return True
+    return not server_inodes(port, (ESTABLISHED, CLOSE_WAIT))
 
 
 def _close_all(port: int, socks: list[socket.socket]) -> None:
