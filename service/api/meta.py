@@ -169,42 +169,36 @@ class ContractLane:
 
     def __init__(self, app: Any, found: Contract) -> None:
         self.app = app
-        self.routes = {f"/openapi.{form}": (document, f"meta.openapi_{form}")
+        self.routes = {f"/openapi.{form}": (document, f"meta.openapi_{form}", _answers(document))
                        for form, document in (("json", found.json), ("yaml", found.yaml))}  # fmt: skip
-        self.answers = {(id(document), packed, modified): _answer_headers(document, packed, modified)
-                        for document, _ in self.routes.values() for packed in (False, True)
-                        for modified in (False, True)}  # fmt: skip
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         route = self.routes.get(environ.get("PATH_INFO", ""))
         method = environ.get("REQUEST_METHOD")
-        if (
-            route is None
-            or (method != "GET" and method != "HEAD")
-            or environ.get("CONTENT_LENGTH")
-            or (environ.get("HTTP_TRANSFER_ENCODING"))
-        ):
+        if route is None or method not in ("GET", "HEAD") or environ.get("CONTENT_LENGTH") or (
+            environ.get("HTTP_TRANSFER_ENCODING")
+        ):  # fmt: skip
             return self.app(environ, start_response)
-        document, endpoint = route
+        document, endpoint, answers = route
         environ[ROUTE_KEY] = environ["PATH_INFO"]  # what observability's hook notes from the URL rule
         i18n.note_endpoint(environ, endpoint)
         packed, _, not_modified = negotiate(document, environ)
-        status, headers = self.answers[id(document), packed, not not_modified]
+        status, headers = answers[packed, not_modified]
         start_response(status, list(headers))
         if not_modified or method == "HEAD":
             return []
         return [document.gzipped if packed else document.data]
 
 
-def _answer_headers(document: Document, packed: bool, modified: bool) -> tuple[str, list[tuple[str, str]]]:
-    """The status line and headers ``serve``'s response gives the server for one form of ``document``."""
-    etag = document.gzip_etag if packed else document.etag
-    tail = [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
-    if not modified:
-        return "304 NOT MODIFIED", tail
-    body = document.gzipped if packed else document.data
-    head = [("Content-Type", document.mimetype), ("Content-Length", str(len(body)))]
-    return "200 OK", head + ([("Content-Encoding", "gzip")] if packed else []) + tail
+def _answers(document: Document) -> dict[tuple[bool, bool], tuple[str, list[tuple[str, str]]]]:
+    """The status line and headers ``serve``'s response gives the server for each (gzip, not modified)."""
+    found = {}
+    for packed, etag, body in ((False, document.etag, document.data), (True, document.gzip_etag, document.gzipped)):
+        tail = [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+        head = [("Content-Type", document.mimetype), ("Content-Length", str(len(body)))]
+        found[packed, True] = "304 NOT MODIFIED", tail
+        found[packed, False] = "200 OK", head + ([("Content-Encoding", "gzip")] if packed else []) + tail
+    return found
 
 
 @blueprint.get("/healthz")
