@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.floor import Target, Window, bracketed, ratios
+from bench.floor import Target, Window, bracketed, ratios, spread_lines
 
 
 def target(label: str) -> Target:
@@ -41,3 +41,17 @@ def test_the_ratio_is_the_median_against_the_neighbouring_healthz_windows() -> N
     assert by_cpu == pytest.approx(0.8)
     assert by_rate == pytest.approx(0.8)
     assert ratios(healthz, healthz, 8) == (1.0, 1.0)
+
+
+def test_the_windows_spread_is_shown_for_an_endpoint_near_or_below_its_line() -> None:
+    """The verdict reads the median; the lowest and highest window show how far the run scatters around it,
+    for every endpoint short of its target or within 0.05 of it, and for no other."""
+    healthz, near, clear = target("GET /healthz"), target("near"), target("clear")
+    near.goal = clear.goal = 0.8
+    healthz.windows[8] = [Window(0, 0.4, 1000, 1000.0), Window(2, 0.4, 1000, 1000.0), Window(4, 0.4, 1000, 1000.0),
+                          Window(6, 0.4, 1000, 1000.0)]  # fmt: skip
+    # CPU ratios 400/500, 400/800, 400/450: median 0.80, lowest 0.50, highest 0.89
+    near.windows[8] = [Window(1, 0.5, 1000, 800.0), Window(3, 0.8, 1000, 500.0), Window(5, 0.45, 1000, 900.0)]
+    # 400/400 in every window: 1.00, clear of its line by more than 0.05
+    clear.windows[8] = [Window(1, 0.4, 1000, 1000.0), Window(3, 0.4, 1000, 1000.0), Window(5, 0.4, 1000, 1000.0)]
+    assert spread_lines([healthz, near, clear], [8]) == ["  near: 8 conn 0.50-0.89 (median 0.80); target 0.80x"]
