@@ -10,9 +10,10 @@ kernel: with ``/healthz`` at ``--healthz-http`` microseconds of server CPU (floo
 450) and a POST's body costing ``--post-extra`` more than a GET (floor.py's Flask POST against its GET),
 an endpoint with target ``r`` may add ``healthz_http / r - healthz_http - post_extra`` over HTTP. A
 microsecond measured here, in a hot loop, costs about ``--under-load`` microseconds of server CPU under
-floor.py's load (1.8-3.1 on 2026-12-02, bench/README.md, "The sixth round"; most likely colder caches,
-shared with the kernel, the main loop, the other worker and the clients), so the budget in process is the
-HTTP one divided by it.
+floor.py's load (1.8-3.1 on 2026-12-02, bench/README.md, "The sixth round"). Most of that is not the
+code's own: inside a whole request the same parts cost 2.1-2.4x their tight-loop time (caches shared with
+the rest of the request), and a loop on one CPU 1.08-1.25x more while the other CPU is busy ("The seventh
+round"). So the budget in process is the HTTP one divided by it.
 """
 
 from __future__ import annotations
