@@ -372,13 +372,12 @@ def spread_lines(found: Sequence[Target], counts: Sequence[int]) -> list[str]:
     for t in found:
         if t.goal is None:
             continue
-        medians = [ratios(healthz, t, n)[1] for n in counts]
-        if min(medians) >= t.goal + NEAR_LINE:
+        by_cpu = {n: window_ratios(healthz, t, n)[1] for n in counts}
+        if min(statistics.median(xs) for xs in by_cpu.values()) >= t.goal + NEAR_LINE:
             continue
-        parts = []
-        for n in counts:
-            by_cpu = window_ratios(healthz, t, n)[1]
-            parts.append(f"{n} conn {min(by_cpu):.2f}-{max(by_cpu):.2f} (median {statistics.median(by_cpu):.2f})")
+        parts = [
+            f"{n} conn {min(xs):.2f}-{max(xs):.2f} (median {statistics.median(xs):.2f})" for n, xs in by_cpu.items()
+        ]
         lines.append(f"  {t.label}: {', '.join(parts)}; target {t.goal:.2f}x")
     return lines
 
