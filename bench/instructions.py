@@ -1,0 +1,130 @@
+"""Instructions per whole request, in process, counted by valgrind's callgrind (issue 15): the one figure
+of a request's cost that a shared, noisy machine does not move, for telling a change to the request path
+apart from the noise that scatters ``floor.py``'s windows by 0.1-0.4.
+
+    .venv/bin/python bench/instructions.py [--only LABEL] [--count N]
+
+Each endpoint (``floor.py``'s, served by the service) runs ``--count`` whole WSGI requests, built as
+``request_cost.py`` builds them, in a Python of its own under ``valgrind --tool=callgrind``, and a baseline
+process runs none: every process first makes the same warm-up requests (each endpoint's five times, so
+every cache a request fills is full before counting), and an endpoint's instructions per request are
+its process's total minus the baseline's, over the count. Hash randomisation is off (``PYTHONHASHSEED``)
+so the same code gives the same count; what still varies (a request id's random bytes) is a few hundred
+instructions in a request's hundreds of thousands.
+
+Instructions are not time: inside a whole request the same code runs at about 0.6x the instructions per
+second of a tight loop (bench/README.md, "The eighth round"), so a change that cuts instructions cuts
+time by less than its share. About 2 minutes per process on 2 CPUs; ``--jobs`` run at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import table  # noqa: E402
+from bench.floor import Target, targets  # noqa: E402
+
+BASELINE = "(baseline)"
+WARM_UP = 5  # requests of every endpoint before counting, in every process alike
+_COLLECTED = re.compile(rb"^==\d+== Collected : (\d+)$", re.MULTILINE)
+
+
+def measured(only: str) -> list[Target]:
+    """The service's endpoints of floor.py that ``--only`` picks, /healthz always first."""
+    found = [t for t in targets() if t.server == "service" and (t.group == "healthz" or only in t.label)]
+    return sorted(found, key=lambda t: t.group != "healthz")
+
+
+def collected(stderr: bytes) -> int:
+    """callgrind's total instruction count from its summary on stderr."""
+    found = _COLLECTED.findall(stderr)
+    if len(found) != 1:
+        raise ValueError(f"no single callgrind summary in: {stderr[-2000:]!r}")
+    return int(found[0])
+
+
+def per_request(totals: dict[str, int], count: int) -> dict[str, float]:
+    """Each endpoint's instructions per request: its process's total less the baseline's, over ``count``."""
+    base = totals[BASELINE]
+    return {label: (total - base) / count for label, total in totals.items() if label != BASELINE}
+
+
+def rows(figures: dict[str, float]) -> list[list[str]]:
+    healthz = figures["GET /healthz"]
+    return [[label, f"{n:,.0f}", f"{n - healthz:+,.0f}", f"{healthz / n:.2f}x"] for label, n in figures.items()]
+
+
+def phase(label: str, count: int) -> None:
+    """Inside valgrind: the warm-up, then ``count`` requests of ``label`` (none for the baseline)."""
+    from bench.request_cost import environ_for
+    from service.api import create_app
+
+    app = create_app()
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the access log, as under gunicorn, kept out of the pipe
+    every = {t.label: t for t in targets() if t.server == "service"}
+    environs = {label: environ_for(t) for label, t in every.items()}  # built once: werkzeug's builder is not cheap
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+        return None
+
+    def request(t: Target) -> None:
+        environ = dict(environs[t.label])
+        environ["wsgi.input"] = io.BytesIO(t.body or b"")
+        answer = app(environ, start_response)
+        for _chunk in answer:
+            pass
+        answer.close()  # type: ignore[attr-defined]
+
+    for t in every.values():
+        for _ in range(WARM_UP):
+            request(t)
+    if label != BASELINE:
+        for _ in range(count):
+            request(every[label])
+
+
+def count_in_valgrind(label: str, count: int) -> int:
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="bench-instructions-"))
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
+         "--phase", label, "--count", str(count)],
+        env=env, capture_output=True, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"{label}: valgrind exited {done.returncode}: {done.stderr[-2000:]!r}")
+    return collected(done.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default="", help="only the endpoints whose label contains this (and /healthz)")
+    parser.add_argument("--count", type=int, default=200, help="requests counted per endpoint (default %(default)s)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="valgrind processes at once")
+    parser.add_argument("--phase", help=argparse.SUPPRESS)  # the process inside valgrind
+    args = parser.parse_args(argv)
+    if args.phase:
+        phase(args.phase, args.count)
+        return 0
+    labels = [BASELINE, *(t.label for t in measured(args.only))]
+    with ThreadPoolExecutor(args.jobs) as pool:
+        totals = dict(zip(labels, pool.map(lambda label: count_in_valgrind(label, args.count), labels)))
+    print(f"instructions per whole request in process (callgrind, {args.count} requests each)")
+    print(table(["endpoint", "instructions", "over healthz", "healthz / it"], rows(per_request(totals, args.count))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
