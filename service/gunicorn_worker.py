@@ -7,9 +7,10 @@ connections, a few threads per process) with three production fixes. ``gunicorn.
    worker, 20 hold a 2-worker service, forever (issue 10). Here the worker's main loop reads every
    connection without blocking (one ``recv`` per readiness event, into a buffer per connection) until
    a whole request is there: its head (request line and headers) and, by ``Content-Length`` or the
-   chunked framing, its body. Only then does a thread parse it, from the buffer, and run the app; a
-   thread never waits for a client. A slow or silent client costs one socket and its buffer, nothing
-   else. The deadlines (README, "Production"):
+   chunked framing, its body. Only then does a thread parse it, from the buffer, and run the app (a
+   ``Content-Length`` body handed to it as its bytes, ``_hand_over_body``); a thread never waits for a
+   client. A slow or silent client costs one socket and its buffer, nothing else. The deadlines (README,
+   "Production"):
 
    * ``keepalive`` (5 s): a connection waiting for a request, new or kept alive, closes after that long
      without a byte (no answer: nothing was asked);
@@ -58,6 +59,7 @@ one ``Host`` is a 400 (RFC 9112, section 3.2); an ``HTTP/1.2`` request is answer
 from __future__ import annotations
 
 import errno
+import io
 import json
 import logging
 import mmap
@@ -74,6 +76,7 @@ from http import HTTPStatus
 from typing import Any
 
 from gunicorn import http
+from gunicorn.http.body import LengthReader
 from gunicorn.http.unreader import Unreader
 from gunicorn.workers.gthread import TConn
 from gunicorn.workers.gthread import ThreadWorker as GunicornThreadWorker
@@ -193,6 +196,29 @@ class _Buffered(Unreader):
 
     def leftover(self) -> bytes:
         return self.buf.getvalue() + (self._data or b"")
+
+
+def _hand_over_body(req: Any, unreader: _Buffered) -> None:
+    """Give the app a ``Content-Length`` body that is all in the buffer as the bytes themselves.
+
+    gunicorn's ``Body`` over its ``LengthReader`` reads through three layers of Python per call (and the
+    parser drains it after the answer the same way): 24,000 instructions a request for a 538-byte body,
+    as much as a showdown's rules for three boards (bench/README.md, "The eighth round"). The main loop
+    hands a request over only once its whole body has arrived (``_advance``), so after the head is parsed
+    the buffer holds the body and then whatever the client pipelined; the body becomes a ``BytesIO`` of
+    exactly ``Content-Length`` bytes (every read a WSGI app makes: ``read``, ``readline``, iteration) and
+    the rest stays for the next request. A chunked body, and one the main loop did not read (over the
+    limit: the app answers 413 from the header), keep gunicorn's reader."""
+    if type(req.body.reader) is not LengthReader:
+        return
+    length = req.body.reader.length
+    held = unreader.take_buffered()
+    if len(held) < length:
+        unreader.unread(held)
+        return
+    req.body = io.BytesIO(held[:length])
+    if len(held) > length:
+        unreader.unread(held[length:])
 
 
 # The stages of a connection in the main loop
@@ -492,6 +518,7 @@ class ThreadWorker(GunicornThreadWorker):
             req = next(conn.parser)
             if not req:
                 return False
+            _hand_over_body(req, conn.parser.unreader)
             return self._keepalive_after(conn, self.handle_request(req, conn))
         except (http.errors.NoMoreData, StopIteration):
             pass

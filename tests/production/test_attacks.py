@@ -147,6 +147,43 @@ def test_keep_alive_and_pipelined_requests_still_work(server):
         assert read_answer(sock)[0] == 200
 
 
+def read_answers(sock: socket.socket, count: int) -> list[tuple[int, bytes]]:
+    """``count`` answers in a row from ``sock`` (pipelined: one recv may hold several)."""
+    data, answers = b"", []
+    while len(answers) < count:
+        head_end = data.find(b"\r\n\r\n")
+        if head_end >= 0:
+            length = int(re.search(rb"(?im)^content-length: *(\d+)", data[:head_end]).group(1))
+            if len(data) >= head_end + 4 + length:
+                answers.append((int(data.split(b" ", 2)[1]), data[head_end + 4 : head_end + 4 + length]))
+                data = data[head_end + 4 + length :]
+                continue
+        chunk = sock.recv(65536)
+        assert chunk, (answers, data)
+        data += chunk
+    return answers
+
+
+def test_pipelined_requests_with_bodies_each_get_their_own_body(server):
+    def post(path: str, body: bytes) -> bytes:
+        return (b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                % (path.encode(), len(body))) + body  # fmt: skip
+
+    pair, straight = b'{"cards": ["3C", "3D"]}', b'{"cards": ["3C", "4D", "5H", "6S", "7C"]}'
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(
+            post("/v1/big-two/plays/classify", pair)
+            + post("/healthz", b'{"not": "read"}')  # a body the app never reads (405): skipped, not parsed
+            + post("/v1/big-two/plays/classify", straight)
+            + b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        )
+        answers = read_answers(sock, 4)
+    assert [status for status, _ in answers] == [200, 405, 200, 200]
+    assert json.loads(answers[0][1])["combination"] == "pair"
+    assert json.loads(answers[2][1])["combination"] == "straight"
+    assert json.loads(answers[3][1]) == {"status": "ok"}
+
+
 def test_expect_100_continue_is_answered_before_the_body(server):
     body = b'{"cards":["3C"]}'
     with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
