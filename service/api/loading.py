@@ -196,6 +196,8 @@ def _field_reader(field: fields.Field) -> Reader:
         reader = fast_reader(field.schema)  # type: ignore[attr-defined]
     elif hasattr(field, "fast_reader"):  # a game's own field that declares its fast path
         reader = field.fast_reader(_field_reader, _DECLINE)  # type: ignore[attr-defined]
+        if getattr(field, "fast_reader_validates", False):  # it checks the field's validators itself
+            return reader
     else:
         return _own(field)
     return _validated(reader, field)
