@@ -2,7 +2,7 @@
 of a request's cost that a shared, noisy machine does not move, for telling a change to the request path
 apart from the noise that scatters ``floor.py``'s windows by 0.1-0.4.
 
-    .venv/bin/python bench/instructions.py [--only LABEL] [--count N]
+    .venv/bin/python bench/instructions.py [--only LABEL] [--count N] [--layer parse [--gunicorn-body]]
 
 Each endpoint (``floor.py``'s, served by the service) runs ``--count`` whole WSGI requests, built as
 ``request_cost.py`` builds them, in a Python of its own under ``valgrind --tool=callgrind``, and a baseline
@@ -12,9 +12,15 @@ its process's total minus the baseline's, over the count. Hash randomisation is 
 so the same code gives the same count; what still varies (a request id's random bytes) is a few hundred
 instructions in a request's hundreds of thousands.
 
-Instructions are not time: inside a whole request the same code runs at about 0.6x the instructions per
-second of a tight loop (bench/README.md, "The eighth round"), so a change that cuts instructions cuts
-time by less than its share. About 2 minutes per process on 2 CPUs; ``--jobs`` run at once.
+``--layer parse`` counts the server's side of the same requests instead: what a worker thread does before
+the app (``service/gunicorn_worker.py``: gunicorn's parser over the buffered request, the body handed over
+and read, the previous request's body drained), and ``--gunicorn-body`` the same with gunicorn's own body
+reader, as before the hand-over (bench/README.md, "The eighth round").
+
+Instructions are not time: inside a whole request the same code costs 2.1-2.4x its tight-loop time
+(bench/README.md, "The seventh round"), so a change that cuts instructions cuts time by less than its
+share, and the counts of one endpoint move by a few thousand from run to run (allocation and the
+request id's random bytes). About 2 minutes per process on 2 CPUs; ``--jobs`` run at once.
 """
 
 from __future__ import annotations
@@ -26,14 +32,14 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import table  # noqa: E402
+from bench.common import LOOPBACK, table  # noqa: E402
 from bench.floor import Target, targets  # noqa: E402
 
 BASELINE = "(baseline)"
@@ -66,15 +72,14 @@ def rows(figures: dict[str, float]) -> list[list[str]]:
     return [[label, f"{n:,.0f}", f"{n - healthz:+,.0f}", f"{healthz / n:.2f}x"] for label, n in figures.items()]
 
 
-def phase(label: str, count: int) -> None:
-    """Inside valgrind: the warm-up, then ``count`` requests of ``label`` (none for the baseline)."""
+def app_requests() -> Callable[[Target], None]:
+    """A whole WSGI request of the app, in process."""
     from bench.request_cost import environ_for
     from service.api import create_app
 
     app = create_app()
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the access log, as under gunicorn, kept out of the pipe
-    every = {t.label: t for t in targets() if t.server == "service"}
-    environs = {label: environ_for(t) for label, t in every.items()}  # built once: werkzeug's builder is not cheap
+    environs = {t.label: environ_for(t) for t in targets() if t.server == "service"}  # werkzeug's builder: once
 
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
         return None
@@ -87,6 +92,35 @@ def phase(label: str, count: int) -> None:
             pass
         answer.close()  # type: ignore[attr-defined]
 
+    return request
+
+
+def parsed_requests(gunicorn_body: bool) -> Callable[[Target], bytes]:
+    """A worker thread's part before the app: the request parsed from the buffer the main loop filled, its
+    body handed over (unless ``gunicorn_body``) and read whole as ``load_body`` reads it; the parser drains
+    the previous request's body first, as it does on a kept-alive connection."""
+    from gunicorn import http
+    from gunicorn.config import Config
+
+    from service.gunicorn_worker import _Buffered, _hand_over_body
+
+    parser = http.get_parser(Config(), [], (LOOPBACK, 40000))
+    raw = {t.label: t.request() for t in targets() if t.server == "service"}
+
+    def request(t: Target) -> bytes:
+        parser.unreader = _Buffered(raw[t.label])
+        req = next(parser)
+        if not gunicorn_body:
+            _hand_over_body(req, parser.unreader)
+        return req.body.read(len(t.body)) if t.body else b""
+
+    return request
+
+
+def phase(label: str, count: int, layer: str = "app", gunicorn_body: bool = False) -> None:
+    """Inside valgrind: the warm-up, then ``count`` requests of ``label`` (none for the baseline)."""
+    request: Callable[[Target], object] = app_requests() if layer == "app" else parsed_requests(gunicorn_body)
+    every = {t.label: t for t in targets() if t.server == "service"}
     for t in every.values():
         for _ in range(WARM_UP):
             request(t)
@@ -95,12 +129,12 @@ def phase(label: str, count: int) -> None:
             request(every[label])
 
 
-def count_in_valgrind(label: str, count: int) -> int:
+def count_in_valgrind(label: str, count: int, layer: str = "app", gunicorn_body: bool = False) -> int:
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="bench-instructions-"))
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
-         "--phase", label, "--count", str(count)],
+         "--phase", label, "--count", str(count), "--layer", layer, *(["--gunicorn-body"] if gunicorn_body else [])],
         env=env, capture_output=True, check=False,
     )  # fmt: skip
     if done.returncode != 0:
@@ -113,15 +147,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="only the endpoints whose label contains this (and /healthz)")
     parser.add_argument("--count", type=int, default=200, help="requests counted per endpoint (default %(default)s)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="valgrind processes at once")
+    parser.add_argument(
+        "--layer",
+        choices=["app", "parse"],
+        default="app",
+        help="app: whole WSGI requests (default); parse: the worker thread's part before the app",
+    )
+    parser.add_argument("--gunicorn-body", action="store_true", help="with --layer parse: gunicorn's body reader")
     parser.add_argument("--phase", help=argparse.SUPPRESS)  # the process inside valgrind
     args = parser.parse_args(argv)
     if args.phase:
-        phase(args.phase, args.count)
+        phase(args.phase, args.count, args.layer, args.gunicorn_body)
         return 0
     labels = [BASELINE, *(t.label for t in measured(args.only))]
     with ThreadPoolExecutor(args.jobs) as pool:
-        totals = dict(zip(labels, pool.map(lambda label: count_in_valgrind(label, args.count), labels)))
-    print(f"instructions per whole request in process (callgrind, {args.count} requests each)")
+        totals = dict(zip(labels, pool.map(
+            lambda label: count_in_valgrind(label, args.count, args.layer, args.gunicorn_body), labels)))  # fmt: skip
+    what = {"app": "whole request in process", "parse": "request parsed and its body read in a worker thread"}
+    body = " (gunicorn's body reader)" if args.gunicorn_body else ""
+    print(f"instructions per {what[args.layer]}{body} (callgrind, {args.count} requests each)")
     print(table(["endpoint", "instructions", "over healthz", "healthz / it"], rows(per_request(totals, args.count))))
     return 0
 

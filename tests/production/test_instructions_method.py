@@ -1,12 +1,14 @@
 """bench/instructions.py's arithmetic (issue 15): an endpoint's instructions per request are its valgrind
 process's total less the baseline process's (the same start-up and warm-up, no request counted), over the
-requests counted; the summary is read from callgrind's own line, and anything else is refused."""
+requests counted; the summary is read from callgrind's own line, and anything else is refused. Its parse
+layer reads every request's own body, with the worker's hand-over and with gunicorn's reader alike."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.instructions import BASELINE, collected, measured, per_request, rows
+from bench.floor import targets
+from bench.instructions import BASELINE, collected, measured, parsed_requests, per_request, rows
 
 
 def test_the_total_is_read_from_callgrinds_summary_line() -> None:
@@ -32,3 +34,12 @@ def test_healthz_is_always_measured_and_first() -> None:
     assert [t.label for t in picked] == ["GET /healthz", "ofc-pineapple hands/score"]
     assert all(t.server == "service" for t in measured(""))
     assert measured("")[0].label == "GET /healthz" and len(measured("")) > 10
+
+
+@pytest.mark.parametrize("gunicorn_body", [False, True])
+def test_the_parse_layer_reads_each_requests_own_body(gunicorn_body: bool) -> None:
+    request = parsed_requests(gunicorn_body)
+    posts = [t for t in targets() if t.server == "service" and t.body]
+    assert len(posts) > 10
+    for t in posts * 2:  # each parse drains the one before, as on a kept-alive connection
+        assert request(t) == t.body
