@@ -202,8 +202,8 @@ def _hand_over_body(req: Any, unreader: _Buffered) -> None:
     """Give the app a ``Content-Length`` body that is all in the buffer as the bytes themselves.
 
     gunicorn's ``Body`` over its ``LengthReader`` reads through three layers of Python per call (and the
-    parser drains it after the answer the same way): 24,000 instructions a request for a 538-byte body,
-    as much as a showdown's rules for three boards (bench/README.md, "The eighth round"). The main loop
+    parser drains it after the answer the same way): 15,000-24,000 instructions a POST, about a sixth of
+    hands/score's showdown (bench/instructions.py --layer parse; bench/README.md, "The eighth round"). The main loop
     hands a request over only once its whole body has arrived (``_advance``), so after the head is parsed
     the buffer holds the body and then whatever the client pipelined; the body becomes a ``BytesIO`` of
     exactly ``Content-Length`` bytes (every read a WSGI app makes: ``read``, ``readline``, iteration) and
