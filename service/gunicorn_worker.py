@@ -203,12 +203,12 @@ def _hand_over_body(req: Any, unreader: _Buffered) -> None:
 
     gunicorn's ``Body`` over its ``LengthReader`` reads through three layers of Python per call (and the
     parser drains it after the answer the same way): 15,000-24,000 instructions a POST, about a sixth of
-    hands/score's showdown (bench/instructions.py --layer parse; bench/README.md, "The eighth round"). The main loop
-    hands a request over only once its whole body has arrived (``_advance``), so after the head is parsed
-    the buffer holds the body and then whatever the client pipelined; the body becomes a ``BytesIO`` of
-    exactly ``Content-Length`` bytes (every read a WSGI app makes: ``read``, ``readline``, iteration) and
-    the rest stays for the next request. A chunked body, and one the main loop did not read (over the
-    limit: the app answers 413 from the header), keep gunicorn's reader."""
+    hands/score's showdown (``bench/instructions.py --layer parse``; bench/README.md, "The eighth
+    round"). The main loop hands a request over only once its whole body has arrived (``_advance``), so
+    after the head is parsed the buffer holds the body and then whatever the client pipelined; the body
+    becomes a ``BytesIO`` of exactly ``Content-Length`` bytes (every read a WSGI app makes: ``read``,
+    ``readline``, iteration) and the rest stays for the next request. A chunked body, and one the main
+    loop did not read (over the limit: the app answers 413 from the header), keep gunicorn's reader."""
     if type(req.body.reader) is not LengthReader:
         return
     length = req.body.reader.length
