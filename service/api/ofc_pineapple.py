@@ -289,14 +289,15 @@ class PlayerList(fields.List):
             min=min(r.players[0] for r in rule_sets.values()), max=max(r.players[1] for r in rule_sets.values())
         )
         super().__init__(inner, validate=widest, **kwargs)
-        self.checks = {name: self._length(rules) for name, rules in rule_sets.items()}
-        self.default_check = self._length(default)
-        self.bounds = {name: rules.players for name, rules in rule_sets.items()}  # the fast path's
+        # Each rule set's (low, high) players, read by the fast path; the validators for Schema.load from them.
+        self.bounds = {name: rules.players for name, rules in rule_sets.items()}
         self.default_bounds = default.players
+        self.checks = {name: self._length(bounds) for name, bounds in self.bounds.items()}
+        self.default_check = self._length(self.default_bounds)
 
     @staticmethod
-    def _length(rules: OfcRules) -> validate.Length:
-        low, high = rules.players
+    def _length(bounds: tuple[int, int]) -> validate.Length:
+        low, high = bounds
         return validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:

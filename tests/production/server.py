@@ -4,6 +4,7 @@ port (``bench.common.GunicornServer``), always stopped; and raw-socket HTTP help
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 from typing import Any
@@ -38,6 +39,23 @@ def read_answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
             raise ConnectionError("closed inside the body")
         body += chunk
     return int(lines[0].split()[1]), headers, body
+
+
+def read_answers(sock: socket.socket, count: int) -> list[tuple[int, bytes]]:
+    """``count`` answers in a row from ``sock`` (pipelined: one recv may hold several)."""
+    data, answers = b"", []
+    while len(answers) < count:
+        head_end = data.find(b"\r\n\r\n")
+        if head_end >= 0:
+            length = int(re.search(rb"(?im)^content-length: *(\d+)", data[:head_end]).group(1))
+            if len(data) >= head_end + 4 + length:
+                answers.append((int(data.split(b" ", 2)[1]), data[head_end + 4 : head_end + 4 + length]))
+                data = data[head_end + 4 + length :]
+                continue
+        chunk = sock.recv(65536)
+        assert chunk, (answers, data)
+        data += chunk
+    return answers
 
 
 def get(

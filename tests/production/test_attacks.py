@@ -14,7 +14,7 @@ import time
 import pytest
 
 from bench.common import GunicornServer
-from tests.production.server import LOOPBACK, exchange, get, post_json, read_answer
+from tests.production.server import LOOPBACK, exchange, get, post_json, read_answer, read_answers
 
 pytestmark = pytest.mark.xdist_group("production-processes")
 
@@ -145,23 +145,6 @@ def test_keep_alive_and_pipelined_requests_still_work(server):
         time.sleep(0.2)
         sock.sendall(one[10:])  # a request in two pieces
         assert read_answer(sock)[0] == 200
-
-
-def read_answers(sock: socket.socket, count: int) -> list[tuple[int, bytes]]:
-    """``count`` answers in a row from ``sock`` (pipelined: one recv may hold several)."""
-    data, answers = b"", []
-    while len(answers) < count:
-        head_end = data.find(b"\r\n\r\n")
-        if head_end >= 0:
-            length = int(re.search(rb"(?im)^content-length: *(\d+)", data[:head_end]).group(1))
-            if len(data) >= head_end + 4 + length:
-                answers.append((int(data.split(b" ", 2)[1]), data[head_end + 4 : head_end + 4 + length]))
-                data = data[head_end + 4 + length :]
-                continue
-        chunk = sock.recv(65536)
-        assert chunk, (answers, data)
-        data += chunk
-    return answers
 
 
 def test_pipelined_requests_with_bodies_each_get_their_own_body(server):
