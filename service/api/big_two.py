@@ -77,7 +77,7 @@ class MoveActionField(fields.Nested):
     ``RecordActions``'s entries: its type and cards read in one call, the action built by its slots'
     setters; anything unusual is declined, and ``Schema.load`` reports it."""
 
-    def fast_reader(self, reader_of: Callable[[fields.Field], Any], decline: Exception) -> Callable[[Any, Any], Action]:
+    def fast_reader(self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]) -> Callable[[Any, Any], Action]:
         declared = self.schema.load_fields
         assert set(declared) == {"type", "cards"} and declared["type"].required, declared
         (kinds,) = declared["type"].validators  # its OneOf
@@ -132,7 +132,7 @@ class ScoredLosers(fields.List):
     declares; anything unusual is declined, and ``Schema.load`` reports it."""
 
     def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: Exception
+        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
     ) -> Callable[[Any, Any], list[list[Card]]]:
         declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
         assert set(declared) == {"cards"} and declared["cards"].required, declared
@@ -183,7 +183,7 @@ class RecordActions(fields.List):
     seat (actions are frozen)."""
 
     def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: Exception
+        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
     ) -> Callable[[Any, Any], list[Action]]:
         declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
         assert set(declared) == {"seat", "type", "cards"}, declared

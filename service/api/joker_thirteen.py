@@ -93,7 +93,7 @@ class ScoredPlayers(fields.List):
     anything unusual, which ``Schema.load`` then reports."""
 
     def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: Exception
+        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
     ) -> Callable[[Any, Any], list[Arrangement]]:
         declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
         assert set(declared) == {"head", "middle", "tail", "hand"}, declared

@@ -29,10 +29,10 @@ Reader = Callable[[Any, dict[str, Any]], Any]
 
 
 class Decline(Exception):
-    """The fast path gives the request to ``Schema.load``."""
+    """The fast path gives the request to ``Schema.load``.
 
-
-_DECLINE = Decline()
+    Always raised as the class (``raise Decline``), a new instance each time: an instance raised again keeps
+    every earlier raise's frames in its ``__traceback__``, and with them each request's parsed body."""
 
 
 def fast_load(schema: Schema, data: Any) -> Any | None:
@@ -51,12 +51,12 @@ def _compile(schema: Schema) -> Reader:
 
     Generated as Python source, one statement per declared field, because this is the inner loop of every
     request: a generic loop over the fields cost twice the hand-written readers it replaced."""
-    names: dict[str, Any] = {"DECLINE": _DECLINE, "missing": missing, "ValidationError": ValidationError,
+    names: dict[str, Any] = {"Decline": Decline, "missing": missing, "ValidationError": ValidationError,
                              "build": schema.build}  # type: ignore[attr-defined]  # fmt: skip
     known = []
     body = ["def read_object(value, _parent):",
             "    if type(value) is not dict or not value.keys() <= known:",
-            "        raise DECLINE",
+            "        raise Decline",
             "    loaded = {}"]  # fmt: skip
     for i, (name, field) in enumerate(schema.load_fields.items()):
         key, attribute = field.data_key or name, field.attribute or name
@@ -68,11 +68,11 @@ def _compile(schema: Schema) -> Reader:
         else:
             body += [
                 "        if item is None:",
-                "            raise DECLINE",
+                "            raise Decline",
                 f"        loaded[{attribute!r}] = read{i}(item, value)",
             ]
         if field.required:
-            body += ["    else:", "        raise DECLINE"]
+            body += ["    else:", "        raise Decline"]
         elif field.load_default is not missing:
             body += [
                 "    else:",
@@ -82,7 +82,7 @@ def _compile(schema: Schema) -> Reader:
         "    try:",
         "        return build(loaded)",
         "    except ValidationError:",
-        "        raise DECLINE from None",
+        "        raise Decline from None",
     ]
     names["known"] = frozenset(known)
     exec("\n".join(body), names)  # noqa: S102 - source built above from the schema's own declarations
@@ -106,7 +106,7 @@ def _validated(reader: Reader, field: fields.Field) -> Reader:
         def read_one(value: Any, parent: dict[str, Any]) -> Any:
             loaded = reader(value, parent)
             if not check(loaded):
-                raise _DECLINE
+                raise Decline
             return loaded
 
         return read_one
@@ -115,7 +115,7 @@ def _validated(reader: Reader, field: fields.Field) -> Reader:
         loaded = reader(value, parent)
         for check in checks:
             if not check(loaded):
-                raise _DECLINE
+                raise Decline
         return loaded
 
     return read
@@ -130,7 +130,7 @@ def _length_first(reader: Reader, lengths: list[Callable[[Any], bool]]) -> Reade
         if type(value) is list:
             for length in lengths:
                 if not length(value):
-                    raise _DECLINE
+                    raise Decline
         return reader(value, parent)
 
     return read
@@ -195,7 +195,7 @@ def _field_reader(field: fields.Field) -> Reader:
     elif kind is fields.Nested and isinstance(field.schema, Schema) and not field.many:  # type: ignore[attr-defined]
         reader = fast_reader(field.schema)  # type: ignore[attr-defined]
     elif hasattr(field, "fast_reader"):  # a game's own field that declares its fast path
-        reader = field.fast_reader(_field_reader, _DECLINE)  # type: ignore[attr-defined]
+        reader = field.fast_reader(_field_reader, Decline)  # type: ignore[attr-defined]
         if getattr(field, "fast_reader_validates", False):  # it checks the field's validators itself
             return reader
     else:
@@ -213,7 +213,7 @@ def fast_reader(schema: Schema) -> Reader:
 def _exact(kind: type) -> Reader:
     def read(value: Any, _parent: dict[str, Any]) -> Any:
         if type(value) is not kind:  # exactly: no bool for int, no coercion marshmallow would do or refuse
-            raise _DECLINE
+            raise Decline
         return value
 
     return read
@@ -226,7 +226,7 @@ def _card(jokers: bool) -> Reader:
         try:
             return table[value]
         except (KeyError, TypeError):
-            raise _DECLINE from None
+            raise Decline from None
 
     return read
 
@@ -236,11 +236,11 @@ def _cards(table: dict[str, Any], length: Callable[[Any], bool] | None) -> Reade
 
     def read(value: Any, _parent: dict[str, Any]) -> Any:
         if type(value) is not list or (length is not None and not length(value)):
-            raise _DECLINE
+            raise Decline
         try:
             return list(map(card, value))
         except (KeyError, TypeError):
-            raise _DECLINE from None
+            raise Decline from None
 
     return read
 
@@ -248,7 +248,7 @@ def _cards(table: dict[str, Any], length: Callable[[Any], bool] | None) -> Reade
 def _list(item: Reader) -> Reader:
     def read(value: Any, parent: dict[str, Any]) -> Any:
         if type(value) is not list:
-            raise _DECLINE
+            raise Decline
         return [item(element, parent) for element in value]
 
     return read
@@ -261,6 +261,6 @@ def _own(field: fields.Field) -> Reader:
         try:
             return field.deserialize(value, None, parent)
         except ValidationError:
-            raise _DECLINE from None
+            raise Decline from None
 
     return read
