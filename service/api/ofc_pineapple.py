@@ -34,7 +34,7 @@ from service.rules.cards import DECK, Card, NotationProblem, card_texts
 from service.rules.games import GAMES, Game, find_game
 from service.rules.messages import Message
 from service.rules.ofc_pineapple import BOTTOM, MIDDLE, ROWS, TOP, Board, Fantasyland, MoveViolation, ProblemCode, Row
-from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
+from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, RULE_SETS_KEPT, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
 ROW_BY_NAME = {r.value: r for r in ROWS}  # a dict look-up: Row(name) goes through the Enum machinery, ~1 us
@@ -55,7 +55,7 @@ class RowsField(fields.Nested):
     and card spellings the nested schema declares, then its ``build``; it declines on anything else (a null,
     an unknown key, another type, a row too long), which ``Schema.load`` then reports."""
 
-    def fast_reader(self, reader_of: Callable[[fields.Field], Any], decline: Exception) -> Callable[[Any, Any], Any]:
+    def fast_reader(self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]) -> Callable[[Any, Any], Any]:
         schema = self.schema
         declared = schema.load_fields
         assert list(declared) == ROW_NAMES and not self.many, declared
@@ -201,7 +201,7 @@ class ScoredPlayer(StrictSchema):
     def build(self, data: dict[str, Any]) -> ofc.Seat:
         return ofc.Seat(data["board"], data["fantasyland"])
 
-    def fast_item(self, reader_of: Callable[[fields.Field], Any], decline: Exception) -> Callable[[Any, Any], ofc.Seat]:
+    def fast_item(self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]) -> Callable[[Any, Any], ofc.Seat]:
         """service/api/loading.py's reader of one seat, in one call: the compiled one costs a call per object
         and per card list (hands/score's loading was a third of the request, issue 15). It reads the board's
         rows with the sizes and card spellings they declare, the Fantasyland state with its own compiled
@@ -310,7 +310,7 @@ class PlayerList(fields.List):
         return self.checks.get(named, self.default_check) if type(named) is str else self.default_check
 
     def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: Exception
+        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
     ) -> Callable[[Any, Any], list[Any]]:
         """service/api/loading.py's reader: the rule set's bound on the players (or decline), then the items'
         own reader. It checks the field's validator too (``fast_reader_validates``): every rule set's bound
@@ -348,7 +348,7 @@ class RecordActions(fields.List):
     long), which ``Schema.load`` then reports."""
 
     def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: Exception
+        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
     ) -> Callable[[Any, Any], list[ofc.Action]]:
         declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
         assert list(declared) == ["seat", "dealt", "placement", "discard"], declared
@@ -469,7 +469,7 @@ def _round_field(game: Game) -> type[fields.Field]:
             raise ValidationError(texts.SchemaMessage.of(Message(ofc.DOMAIN, "invalid_round", case)))
 
         def fast_reader(
-            self, reader_of: Callable[[fields.Field], Any], decline: Exception
+            self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
         ) -> Callable[[Any, Any], Any]:
             """service/api/loading.py's reader: what ``_deserialize`` takes, without marshmallow's call chain."""
 
@@ -546,9 +546,10 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
     }  # fmt: skip
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=RULE_SETS_KEPT)
 def _with_royalties(rules: OfcRules, tables: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]) -> OfcRules:
-    """A rule set with house royalties, built once per distinct replacement (its tables are bound then)."""
+    """A rule set with house royalties, built once per distinct replacement (its tables are bound then) and
+    kept for the few most recently sent: each holds about 0.6 MiB of tables."""
     return rules.with_royalties({row: dict(table) for row, table in tables})
 
 

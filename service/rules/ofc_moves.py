@@ -57,10 +57,15 @@ class Schedule:
         return None
 
 
-@cache
 def schedule_of(rules: OfcRules) -> Schedule:
-    """A rule set's deal schedule (ofc_rules.OfcRules.deals), built once per rule set."""
-    return Schedule(tuple((deal.dealt, deal.placed) for deal in rules.deals))
+    """A rule set's deal schedule (ofc_rules.OfcRules.deals), built once per schedule: keyed by the deals
+    alone, which only the declared rule sets make (a request's royalties do not change them)."""
+    return _schedule(rules.deals)
+
+
+@cache
+def _schedule(deals: tuple[ofc_rules.Deal, ...]) -> Schedule:
+    return Schedule(tuple((deal.dealt, deal.placed) for deal in deals))
 
 
 PINEAPPLE = schedule_of(HOUSE)

@@ -38,7 +38,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, partial
+from functools import lru_cache, partial
 from itertools import combinations, product
 from math import comb, sqrt
 from typing import Any, cast
@@ -60,7 +60,7 @@ from service.rules.ofc_pineapple import (
     Fantasyland,
     Row,
 )
-from service.rules.ofc_rules import HOUSE, OfcRules
+from service.rules.ofc_rules import HOUSE, RULE_SETS_KEPT, OfcRules
 
 DEFAULT_LIMIT = 50_000
 MAX_LIMIT = 200_000
@@ -136,9 +136,9 @@ class OutlookRules:
     check_fantasyland: Callable[[Fantasyland, tuple[str | int, ...]], None]  # (state, its path in the request)
 
 
-@cache
 def outlook_rules(rules: OfcRules) -> OutlookRules:
-    """What the outlook needs of an OFC rule set (ofc_rules.OfcRules), built once per rule set."""
+    """What the outlook needs of an OFC rule set (ofc_rules.OfcRules): a few bound functions, made per call
+    (not cached: a cache keyed by a client's royalty table would keep each table's rule set)."""
     return OutlookRules(
         schedule_of(rules),
         partial(ofc.royalty, rules=rules),
@@ -156,9 +156,11 @@ HOUSE_RULES = outlook_rules(HOUSE)
 # --- royalty levels ------------------------------------------------------------------------------------
 
 
-@cache
-def _levels(royalty: Callable[[Row, HandValue], int]) -> dict[Row, list[Level]]:
-    """Every level of every row that earns a royalty, from the rule set's royalty function."""
+@lru_cache(maxsize=RULE_SETS_KEPT)
+def _levels(rules: OfcRules) -> dict[Row, list[Level]]:
+    """Every level of every row that earns a royalty under ``rules``: built once per rule set, for the few
+    most recent (equal rule sets are one entry, so a table that clients keep sending stays)."""
+    royalty = partial(ofc.royalty, rules=rules)
     found: dict[Row, dict[tuple[str, int | None], int]] = {r: {} for r in ROWS}
     for row, table in ((TOP, poker.TOP3), (MIDDLE, poker.PLAIN5), (BOTTOM, poker.PLAIN5)):
         rankings = list(table.values()) + ([] if row is TOP else list(poker.FLUSH5.values()))
@@ -369,7 +371,7 @@ def outlook(
     seen = tuple(seen)
     pool = _check(board, seen, fantasyland, o_rules, seed is not None)
     budget = _Budget(limit)
-    levels = _levels(royalty)
+    levels = _levels(rules)
     empty = {r: r.size - len(board.row(r)) for r in ROWS}
     fl_counts = _fantasyland_counts(fantasyland, o_rules)
 

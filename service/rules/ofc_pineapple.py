@@ -18,7 +18,7 @@ from service.rules import poker
 from service.rules.cards import Card, find_duplicates, repeated
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue
-from service.rules.ofc_rules import HOUSE, OfcRules, Row
+from service.rules.ofc_rules import HOUSE, Deal, OfcRules, Row
 from service.rules.poker import Ranking
 
 # The house rules' parameters under their old names; every operation takes ``rules`` (ofc_rules.OfcRules).
@@ -713,10 +713,14 @@ class HandRecordResult:
 def turn_order(dealer: int, fantasyland: Sequence[Fantasyland], rules: OfcRules = HOUSE) -> list[tuple[int, Round]]:
     """Who acts when: Fantasyland players set first (from the dealer's left), then the rule set's rounds
     of the others, each round from the dealer's left, clockwise, dealer last."""
+    return _turn_order(dealer, fantasyland, rules.rounds)
+
+
+def _turn_order(dealer: int, fantasyland: Sequence[Fantasyland], rounds: int) -> list[tuple[int, Round]]:
     count = len(fantasyland)
     seats = [(dealer + k) % count for k in range(1, count + 1)]
     order: list[tuple[int, Round]] = [(s, FANTASYLAND_ROUND) for s in seats if fantasyland[s].active]
-    order += [(s, r) for r in range(1, rules.rounds + 1) for s in seats if not fantasyland[s].active]
+    order += [(s, r) for r in range(1, rounds + 1) for s in seats if not fantasyland[s].active]
     return order
 
 
@@ -737,7 +741,7 @@ def validate_hand(
     for s, fl in enumerate(fantasyland):
         if fl.active or fl.cards is not None:  # else check_fantasyland has nothing to say
             check_fantasyland(fl, ("players", s, "fantasyland"), rules)
-    order, plan = _turn_plan(dealer, tuple(fantasyland), rules)
+    order, plan = _turn_plan(dealer, tuple(fantasyland), rules.deals)
     # The replay keeps each seat's rows as growing lists and checks of each action only what the action
     # itself could break: the right seat, the deal's size, its cards distinct and never dealt before, each
     # placed or discarded exactly once, the counts the round asks for, no row overflowing. What earlier
@@ -810,17 +814,19 @@ def validate_hand(
 
 @lru_cache(maxsize=256)
 def _turn_plan(
-    dealer: int, fantasyland: tuple[Fantasyland, ...], rules: OfcRules
+    dealer: int, fantasyland: tuple[Fantasyland, ...], deals: tuple[Deal, ...]
 ) -> tuple[tuple[tuple[int, Round], ...], tuple[tuple[int, int, int], ...]]:
     """The turn order and, for each of its actions, (seat, cards dealt, cards placed): the same few tables
-    serve every record of a table's seating, so they are built once."""
-    order = tuple(turn_order(dealer, fantasyland, rules))
+    serve every record of a table's seating, so they are built once. Keyed by the rule set's deals, not the
+    rule set, so that no request's royalty table is kept here."""
+    order = tuple(_turn_order(dealer, fantasyland, len(deals)))
+    board_size = sum(deal.placed for deal in deals)
     plan = []
     for seat, round_ in order:
         if round_ == FANTASYLAND_ROUND:  # the count the player entered with (checked among the rule set's)
-            plan.append((seat, fantasyland[seat].cards or 0, rules.board_size))
+            plan.append((seat, fantasyland[seat].cards or 0, board_size))
         else:
-            deal = rules.deals[int(round_) - 1]
+            deal = deals[int(round_) - 1]
             plan.append((seat, deal.dealt, deal.placed))
     return order, tuple(plan)
 

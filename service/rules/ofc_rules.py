@@ -67,6 +67,9 @@ FIVE_CARD_CATEGORIES = tuple(c.value for c in Category)
 ROW_ROYALTY_KEYS = {"top": TOP_HANDS, "middle": FIVE_CARD_CATEGORIES, "bottom": FIVE_CARD_CATEGORIES}
 """Every key of each row's royalty table: a table (and a client's replacement for it) names all of them."""
 ROYALTY_MAX = 100
+RULE_SETS_KEPT = 16
+"""How many rule sets made from requests' royalty tables each cache keyed by a rule set keeps, the most
+recently used (each holds its royalty tables, about 0.6 MiB: README, "Production", memory bounds)."""
 DIGEST_LENGTH = 16  # hex digits of SHA-256 in ``OfcRules.digest``: 64 bits, plenty to tell rule sets apart
 
 
@@ -120,7 +123,10 @@ def _frozen(table: Mapping[str, Any]) -> Mapping[str, Any]:
 @dataclass(frozen=True, eq=False)
 class OfcRules:
     """One OFC rule set. Build variants with ``dataclasses.replace`` or ``with_royalties``: every derived
-    table is rebuilt by ``__post_init__``. Compare rule sets by ``digest``."""
+    table is rebuilt by ``__post_init__``.
+
+    Equal and hashed by content (every parameter and name): the same royalty table sent twice makes two
+    equal rule sets, one entry of any cache keyed by a rule set. ``digest`` names the content in answers."""
 
     id: str
     game: str
@@ -153,6 +159,7 @@ class OfcRules:
     ranked_rows: tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None = field(init=False, repr=False)
     before_round: tuple[int, ...] = field(init=False, repr=False)
     digest: str = field(init=False)
+    content: tuple[str, ...] = field(init=False, repr=False)  # what equality and the hash compare
 
     def __post_init__(self) -> None:
         def put(name: str, value: Any) -> None:
@@ -205,6 +212,13 @@ class OfcRules:
         put("ranked_rows", None if self.overridden else ({}, {}, {}))
         canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         put("digest", hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH])
+        put("content", (self.game, self.name, self.native_name, self.source, canonical))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, OfcRules) and self.content == other.content)
+
+    def __hash__(self) -> int:
+        return hash(self.content)
 
     @property
     def has_fantasyland(self) -> bool:
