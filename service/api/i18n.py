@@ -105,7 +105,7 @@ def parse_accept_language(header: str) -> list[tuple[str, float]]:
     return entries
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def negotiate(header: str | None) -> str:
     """One of ``messages.LANGUAGES`` for an ``Accept-Language`` value (see the module's docstring)."""
     if not header:

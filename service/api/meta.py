@@ -6,7 +6,7 @@ import gzip
 import hashlib
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -122,10 +122,11 @@ def install(app: Flask) -> None:
         app.wsgi_app = ContractLane(app.wsgi_app, found)  # type: ignore[method-assign]
 
 
-@cache
+@lru_cache(maxsize=64)
 def accepts_gzip(header: str) -> bool:
     """Whether an ``Accept-Encoding`` value takes gzip: named (or ``x-gzip``, or ``*`` when gzip is not
-    named) with a weight above 0 (RFC 9110, 12.5.3). Cached: clients send a handful of distinct values."""
+    named) with a weight above 0 (RFC 9110, 12.5.3). Cached, for the most recent few values (clients send a
+    handful; a client sending a new one each time must not grow the cache: at most 256 characters each)."""
     accepted = [(value.lower(), q) for value, q in parse_accept_header(header)]
     named = [q for value, q in accepted if value in ("gzip", "x-gzip")]
     if named:
