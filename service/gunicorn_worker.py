@@ -19,7 +19,10 @@ connections, a few threads per process) with three production fixes. ``gunicorn.
 
    a request that misses either gets a 408 problem+json and its connection closes. A head over
    ``MAX_HEAD_BYTES`` is a 431 when it gets there; a ``Content-Length`` or a declared chunk over the
-   body limit is handed over at once, before any of the body is read, and the app answers its 413.
+   body limit is handed over at once, before any of the body is read, and the app answers its 413. A
+   chunked framing gunicorn's parser would refuse (a line not ended by CRLF, a size not in hex digits) is
+   a 400 as soon as it shows, and chunked over another coding (``gzip, chunked``) a 501 at the head:
+   gunicorn's parser would hand the app the coded bytes as they are.
    Every connection closed this way is counted in ``card_rules_connections_closed_total`` (``/metrics``).
 
 2. A request that cannot be answered in time is not answered late. Its time starts when it has arrived
@@ -51,7 +54,7 @@ connections, a few threads per process) with three production fixes. ``gunicorn.
    it (``SO_REUSEPORT``, a socket per worker, was measured and dropped for that reason: bench/README.md).
 
 Also here, because they are about HTTP before the app: gunicorn's own refusals (400, 403, 414, 417, 431,
-500, 501) and this worker's (408, 431, 503) are problem+json with the service's headers
+500, 501) and this worker's (400, 408, 431, 501, 503) are problem+json with the service's headers
 (``problem_bytes``); a client's ``SCRIPT_NAME`` header is ignored; an HTTP/1.1 request without exactly
 one ``Host`` is a 400 (RFC 9112, section 3.2); an ``HTTP/1.2`` request is answered as ``HTTP/1.1``.
 """
@@ -64,6 +67,7 @@ import json
 import logging
 import mmap
 import os
+import re
 import selectors
 import socket
 import sys
@@ -76,7 +80,7 @@ from http import HTTPStatus
 from typing import Any
 
 from gunicorn import http
-from gunicorn.http.body import LengthReader
+from gunicorn.http.body import CHUNK_EXT_RE, LengthReader
 from gunicorn.http.unreader import Unreader
 from gunicorn.workers.gthread import TConn
 from gunicorn.workers.gthread import ThreadWorker as GunicornThreadWorker
@@ -95,6 +99,8 @@ MAX_BODY = int(os.environ.get("CARD_RULES_MAX_BODY_BYTES", "").strip() or 64 * 1
 # Request line (2 KiB) and a browser's headers fit many times over; gunicorn's own limits (50 fields of
 # 4 KiB) would let one connection buffer 200 KiB, 1,000 connections 200 MiB.
 MAX_HEAD_BYTES = 32 * 1024
+# A chunk-size line as gunicorn's parser reads it (RFC 9112, 7.1): hex digits, extensions, CRLF
+CHUNK_LINE = re.compile(rb"([0-9A-Fa-f]+)(?:" + CHUNK_EXT_RE.pattern + rb")\r\n")
 LINGER = 2.0  # seconds a closing connection is drained of what the client still sends (RFC 9112, 9.6)
 SWEEP_EVERY = 0.1  # seconds between two looks for expired connections
 RECV_BYTES = 64 * 1024
@@ -156,9 +162,12 @@ PROBLEM_TYPES = {
     503: "urn:card-rules:problem:overloaded",
 }
 DETAILS = {
+    400: "The chunked framing of the body is malformed: a chunk size is hex digits, every line ends with CRLF"
+    " (RFC 9112, 7.1).",
     408: "The request did not arrive in time: its headers within {header} s of its first byte, its body"
     " within {body} s of its headers.",
     431: "The request's headers are larger than {limit} bytes.",
+    501: "The body has a transfer coding other than chunked; this service decodes none.",
     503: "The service was too busy to start this request within {timeout} s of its arrival; retry.",
 }
 
@@ -281,7 +290,6 @@ class ThreadWorker(GunicornThreadWorker):
         conn.head_end = -1
         conn.need = 0
         conn.oversized = False
-        conn.continued = False
         conn.expect_continue = False
         now = time.monotonic()
         conn.stage, conn.deadline = IDLE, now + (self.cfg.keepalive if self.alive else LINGER)
@@ -341,11 +349,12 @@ class ThreadWorker(GunicornThreadWorker):
             elif kind == "chunked":
                 conn.stage, conn.need, conn.body_bytes = CHUNKED, conn.head_end, 0
                 conn.deadline = time.monotonic() + BODY_TIMEOUT
+            elif kind == "coded":  # gunicorn's parser would hand the app the gzip (or other) bytes undecoded
+                return self._refuse(conn, 501, DETAILS[501], "malformed")
             else:  # no body, or a framing gunicorn's parser refuses (its 400 or 501): hand it over now
                 return self._dispatch(conn)
             if conn.expect_continue and len(front) == conn.head_end:
                 self._send(conn, b"HTTP/1.1 100 Continue\r\n\r\n")
-                conn.continued = True
         if conn.stage == BODY:
             return self._dispatch(conn) if len(front) >= conn.need else False
         if conn.stage == CHUNKED:
@@ -354,38 +363,50 @@ class ThreadWorker(GunicornThreadWorker):
 
     def _advance_chunks(self, conn: Any) -> bool:
         """Follow the chunked framing as far as it has arrived; hand over at its end, or as soon as the
-        declared sizes pass the body limit, or a framing error shows (the parser answers it)."""
+        declared sizes (or the trailers) pass the body limit. A framing error (a chunk-size line gunicorn's
+        parser refuses, a line or a chunk's data not ended by CRLF) is a 400 here as soon as it shows,
+        rather than reaching the app, waiting for the body's deadline or passing for an oversized body.
+        The trailer fields themselves are gunicorn's to parse."""
         front, pos = conn.front, conn.need
         while True:
-            line_end = front.find(b"\r\n", pos)
+            line_end = front.find(b"\n", pos, pos + 1024)  # a chunk-size line of a kilobyte: not a chunk size
             if line_end < 0:
-                if len(front) - pos > 1024:  # a chunk-size line of a kilobyte: not a chunk size
-                    return self._dispatch(conn)
+                if len(front) - pos >= 1024:
+                    return self._refuse(conn, 400, DETAILS[400], "malformed")
                 conn.need = pos
                 return False
-            size_text = bytes(front[pos:line_end]).split(b";", 1)[0].strip()
-            try:
-                size = int(size_text, 16) if len(size_text) <= 16 else MAX_BODY + 1
-            except ValueError:
-                return self._dispatch(conn)
+            line = CHUNK_LINE.fullmatch(front, pos, line_end + 1)
+            if line is None:
+                return self._refuse(conn, 400, DETAILS[400], "malformed")
+            size = int(line[1], 16)
             if conn.body_bytes + size > MAX_BODY:
                 conn.oversized = True
                 return self._dispatch(conn)
-            if size == 0:  # the last chunk, then trailers up to an empty line
-                if front[line_end + 2 : line_end + 4] == b"\r\n" or front.find(b"\r\n\r\n", line_end) >= 0:
+            if size == 0:  # the last chunk, then trailer lines up to an empty one, counted in the body
+                end = front.find(b"\r\n\r\n", line_end - 1)
+                trailers = front[line_end + 1 : end + 4 if end >= 0 else len(front)]
+                if trailers.count(b"\n") != trailers.count(b"\r\n"):
+                    return self._refuse(conn, 400, DETAILS[400], "malformed")
+                if end >= 0:
+                    return self._dispatch(conn)
+                if conn.body_bytes + len(trailers) > MAX_BODY:
+                    conn.oversized = True
                     return self._dispatch(conn)
                 conn.need = pos
                 return False
-            chunk_end = line_end + 2 + size + 2
+            chunk_end = line_end + 1 + size + 2
             if len(front) < chunk_end:
                 conn.need = pos
                 return False
+            if front[chunk_end - 2 : chunk_end] != b"\r\n":
+                return self._refuse(conn, 400, DETAILS[400], "malformed")
             conn.body_bytes += size
             pos = chunk_end
 
     @staticmethod
     def _body_kind(head: bytes) -> tuple[str, int, bool]:
-        """("length", n), ("chunked", 0), ("none", 0) or ("bad", 0) from the head's framing headers, and
+        """("length", n), ("chunked", 0), ("coded", 0) (chunked over another coding, which gunicorn's
+        parser lets through undecoded), ("none", 0) or ("bad", 0) from the head's framing headers, and
         whether it asks for a 100 Continue. gunicorn's parser checks the head properly later."""
         kind, length, expect = "none", 0, False
         for line in head.split(b"\r\n")[1:]:
@@ -399,7 +420,8 @@ class ThreadWorker(GunicornThreadWorker):
             elif name == b"transfer-encoding":
                 if kind != "none":
                     return "bad", 0, expect
-                kind = "chunked" if value.lower().split(b",")[-1].strip() == b"chunked" else "bad"
+                codings = value.lower().split(b",")
+                kind = "bad" if codings[-1].strip() != b"chunked" else "coded" if len(codings) > 1 else "chunked"
             elif name == b"expect":
                 expect = value.strip().lower() == b"100-continue"
         return kind, length, expect
@@ -549,8 +571,9 @@ class ThreadWorker(GunicornThreadWorker):
             req.headers = [(n, v) for n, v in req.headers if n not in ("CONTENT-LENGTH", "TRANSFER-ENCODING")]
             req.headers.append(("CONTENT-LENGTH", str(MAX_BODY + 1)))  # the app answers 413, reads nothing
             req.must_close = True
-        if conn.continued:
-            req._expected_100_continue = False  # the main loop has sent it
+        # The main loop sends the 100 Continue when it waits for a body it will read; none for a body it
+        # refused unread (over the limit) or already has.
+        req._expected_100_continue = False
         if len(self._waiting) >= self.max_keepalived:
             req.must_close = True
         thread = threading.get_ident()

@@ -1,17 +1,20 @@
 """The service is stateless, so it scales out: two gunicorn servers (two loopback ports, separate
 processes) answer every operation's example identically whichever of them gets each request, in any
-order; and deploy/nginx.conf in front of them spreads requests over both with the same answers."""
+order; and deploy/nginx.conf in front of them spreads requests over both with the same answers, and never
+sends a POST that one dropped on to the other."""
 
 from __future__ import annotations
 
 import json
+import socketserver
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
 
-from bench.common import GunicornServer, free_port
+from bench.common import LOOPBACK, GunicornServer, free_port
 from tests.integration.contract import OPERATIONS, Operation
 from tests.integration.nginx import NginxServer
 
@@ -76,3 +79,43 @@ def test_nginx_answers_problem_json_when_no_replica_answers():
         status, content_type, body = call(proxy.base_url, OPERATIONS[0])
     assert (status, content_type) == (503, "application/problem+json")
     assert json.loads(body)["status"] == 503
+
+
+class DroppingReplica(socketserver.TCPServer):
+    """A replica whose worker dies on every request: it reads the request's head, notes its method and
+    closes the connection unanswered."""
+
+    def __init__(self) -> None:
+        super().__init__((LOOPBACK, 0), DroppedRequest)
+        self.port: int = self.server_address[1]
+        self.methods: list[str] = []
+        threading.Thread(target=self.serve_forever, args=(0.05,), daemon=True).start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+        super().__exit__(*exc)
+
+
+class DroppedRequest(socketserver.BaseRequestHandler):
+    def handle(self) -> None:
+        self.request.settimeout(5)  # a connection that sends nothing does not hold the replica forever
+        data = b""
+        while b"\r\n\r\n" not in data and (chunk := self.request.recv(65536)):
+            data += chunk
+        assert isinstance(self.server, DroppingReplica)
+        self.server.methods.append(data.split(b" ", 1)[0].decode())
+
+
+@pytest.mark.usefixtures("tools")
+def test_nginx_never_sends_a_post_again_after_a_replica_dropped_it():
+    """A POST that killed a worker must not go on to kill one in the next replica: nginx answers its 503
+    after the first replica, while a GET it does try on both (the retry the POST is spared)."""
+    post = next(op for op in RULES_AND_CONTRACT if op.method == "POST")
+    get = next(op for op in RULES_AND_CONTRACT if op.method == "GET")
+    with DroppingReplica() as a, DroppingReplica() as b, NginxServer([a.port, b.port]) as proxy:
+        status, content_type, body = call(proxy.base_url, post)
+        assert (status, content_type) == (503, "application/problem+json")
+        assert json.loads(body)["status"] == 503
+        assert a.methods + b.methods == ["POST"]
+        call(proxy.base_url, get)
+        assert sorted(a.methods + b.methods) == ["GET", "GET", "POST"]

@@ -69,7 +69,7 @@ def metric(port: int, reason: str) -> float:
     (SLOW_BODY, b"HTTP/1.1 408 Request Timeout", "body_timeout"),
 ], ids=["partial-headers", "idle", "slow-body"])  # fmt: skip
 def test_held_connections_cost_no_thread_and_close_at_their_deadline(server, first, answer, reason):
-    before = metric(server.port, reason)
+    before = metric(server.metrics_port, reason)
     workers = server.worker_pids()
     opened = time.monotonic()
     socks = hold(server.port, 50, first)  # 50 connections: 6 times the 8 threads of the two workers
@@ -86,7 +86,7 @@ def test_held_connections_cost_no_thread_and_close_at_their_deadline(server, fir
         for sock in socks:
             sock.close()
     assert server.worker_pids() == workers and "WORKER TIMEOUT" not in server.log_text()
-    assert metric(server.port, reason) >= before + 50
+    assert metric(server.metrics_port, reason) >= before + 50
 
 
 def test_a_408_is_problem_json_with_the_services_headers(server):
@@ -129,6 +129,17 @@ def test_a_declared_size_over_the_limit_is_413_before_any_body_byte(server, fram
         sock.sendall(head)  # and not a byte of the body
         status, headers, _ = read_answer(sock)
     assert status == 413 and headers["connection"] == "close"
+
+
+def test_trailers_past_the_body_limit_are_413_before_they_end(server):
+    """The trailer section counts in the body: a client cannot grow the worker's buffer with it."""
+    body = b"17\r\n" + b'{"cards": ["3C", "3D"]}' + b"\r\n0\r\n" + (b"X-T: " + b"a" * 1000 + b"\r\n") * 70
+    head = b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(head + b"Transfer-Encoding: chunked\r\n\r\n" + body)  # and never the empty line that ends it
+        status, headers, payload = read_answer(sock)
+    assert (status, headers["connection"]) == (413, "close")
+    assert json.loads(payload)["type"] == "urn:card-rules:problem:body-too-large"
 
 
 def test_keep_alive_and_pipelined_requests_still_work(server):
@@ -177,6 +188,33 @@ def test_expect_100_continue_is_answered_before_the_body(server):
         assert read_answer(sock)[0] == 200
 
 
+@pytest.mark.parametrize("framing, status, problem_type", [
+    (b"Content-Length: 999999999\r\n", 413, "body-too-large"),
+    (b"Transfer-Encoding: gzip, chunked\r\n", 501, "not-implemented"),
+])  # fmt: skip
+def test_expect_100_continue_for_a_body_that_will_be_refused_gets_the_refusal_alone(
+    server, framing, status, problem_type
+):
+    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+        sock.sendall(b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Expect: 100-continue\r\n" + framing + b"\r\n")  # fmt: skip
+        data, _ = closed_with(sock)  # the client waits for a 100 Continue that must not come
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 %d " % status) and b"100 Continue" not in data
+    assert json.loads(body)["type"] == "urn:card-rules:problem:" + problem_type
+
+
+@pytest.mark.parametrize("chunks", [
+    b"00000000000000000000017\r\n" + b'{"cards": ["3C", "3D"]}' + b"\r\n0\r\n\r\n",  # leading zeros: still 0x17
+    b"17 ;name=value;quoted=\"a b\"\r\n" + b'{"cards": ["3C", "3D"]}' + b"\r\n0\r\n\r\n",  # chunk extensions
+    b"7\r\n" + b'{"cards' + b"\r\n10\r\n" + b'": ["3C", "3D"]}' + b"\r\n0\r\nX-Trailer: 1\r\nX-Other: 2\r\n\r\n",
+])  # fmt: skip
+def test_a_well_formed_chunked_body_is_read_by_its_framing(server, chunks):
+    head = b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    status, _, body = exchange(server.port, head + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks)
+    assert status == 200 and json.loads(body)["combination"] == "pair"
+
+
 def test_a_request_past_the_timeout_gets_no_late_answer_and_is_logged_and_counted(tmp_path):
     env = {"GUNICORN_TIMEOUT": "2", "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
     with GunicornServer(app="tests.production.slow_app:app", workers=1, env=env) as server:
@@ -186,7 +224,7 @@ def test_a_request_past_the_timeout_gets_no_late_answer_and_is_logged_and_counte
         assert time.monotonic() - started < 2 + 1 + 1  # the timeout, the master's check, slack
         assert server.wait_for_workers(1) is not None
         time.sleep(1.1)
-        _, _, body = get(server.port, "/metrics")
+        _, _, body = get(server.metrics_port, "/metrics")
         log = server.log_text()
     assert re.search(rb"^card_rules_worker_timeouts_total 1\.0$", body, re.M)
     assert re.search(rb"^card_rules_requests_lost_total 1\.0$", body, re.M)
@@ -205,15 +243,31 @@ def test_a_client_script_name_header_is_ignored(server):
     assert status == 200  # a prefix the path does not start with was a 500
 
 
-@pytest.mark.parametrize("raw, status", [
-    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n", 501),
-    (b"GET /healthz HTTP/1.1\r\n\r\n", 400),  # no Host (RFC 9112, 3.2)
-    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
-    (b"GET /" + b"a" * 3000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
-    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-A%d: b\r\n" % i for i in range(60)) + b"\r\n", 431),
-    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + (b"X-A: " + b"b" * 4000 + b"\r\n") * 9 + b"\r\n", 431),  # 36 KiB head
+CHUNKED = (b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+           b"Transfer-Encoding: chunked\r\n\r\n")  # fmt: skip
+PAIR = b'{"cards": ["3C", "3D"]}'  # 0x17 bytes
+
+
+@pytest.mark.parametrize("raw, status, problem_type", [
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n", 501, "not-implemented"),
+    (CHUNKED.replace(b"chunked", b"gzip, chunked") + b"17\r\n" + PAIR + b"\r\n0\r\n\r\n", 501, "not-implemented"),
+    (CHUNKED.replace(b"chunked", b"identity, chunked") + b"17\r\n" + PAIR + b"\r\n0\r\n\r\n", 501, "not-implemented"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n", 417, "expectation-failed"),
+    (b"GET /healthz HTTP/1.1\r\n\r\n", 400, "malformed-request"),  # no Host (RFC 9112, 3.2)
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "malformed-request"),
+    (CHUNKED + b"17\n" + PAIR + b"\r\n0\r\n\r\n", 400, "malformed-request"),  # chunk-size line ended by a bare LF
+    (CHUNKED + b"17\r\n" + PAIR + b"\r\n0\n\n", 400, "malformed-request"),  # last chunk and its end, bare LFs
+    (CHUNKED + b"17\r\n" + PAIR + b"\r\n0\r\nX-T: 1\n\r\n", 400, "malformed-request"),  # a trailer, bare LF
+    (CHUNKED + b"+17\r\n" + PAIR + b"\r\n0\r\n\r\n", 400, "malformed-request"),  # a size is hex digits only
+    (CHUNKED + b"17\r\n" + PAIR + b"XX0\r\n\r\n", 400, "malformed-request"),  # no CRLF after the chunk's data
+    (CHUNKED + b"1" * 2000, 400, "malformed-request"),  # a chunk-size line that never ends
+    (b"GET /" + b"a" * 3000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request-line-too-long"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-A%d: b\r\n" % i for i in range(60)) + b"\r\n", 431,
+     "headers-too-large"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + (b"X-A: " + b"b" * 4000 + b"\r\n") * 9 + b"\r\n", 431,
+     "headers-too-large"),  # 36 KiB head
 ])  # fmt: skip
-def test_refusals_before_the_app_are_problem_json_with_matching_reasons(server, raw, status):
+def test_refusals_before_the_app_are_problem_json_with_matching_reasons(server, raw, status, problem_type):
     from http import HTTPStatus
 
     with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
@@ -222,7 +276,7 @@ def test_refusals_before_the_app_are_problem_json_with_matching_reasons(server, 
     head, _, body = data.partition(b"\r\n\r\n")
     assert head.split(b"\r\n")[0] == f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".encode()
     problem = json.loads(body)
-    assert problem["status"] == status and problem["type"].startswith("urn:card-rules:problem:")
+    assert problem["status"] == status and problem["type"] == "urn:card-rules:problem:" + problem_type
     for header in (b"X-Request-ID: ", b"Content-Language: en", b"Vary: Accept-Language", b"Cache-Control: no-store"):
         assert header in head
 
