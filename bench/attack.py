@@ -18,6 +18,11 @@ its deadline (+1 s) and a 408 for the partial ones. Then oversized lists: a 64 K
 longest list it can (``players``, ``cards``, ``actions``) answers 422 within 5x of a valid request's
 time, in English and in zh-TW, and 16 clients sending them leave ``/healthz`` p99 under 1 s. Worker
 memory (RSS) after everything is within 20 MiB of its baseline; the peak is what deploy/ sizes from.
+
+Last, the memory rows (``memory``; alone with ``--memory-only``): 16 clients flood each kind of request
+that once left memory behind (oversized lists, a 422 of each code, whole-valued numbers, a new royalty
+table, ``Accept-Encoding`` or ``Accept-Language`` each time); no worker may grow by more than 20 MiB over
+a row. The suite runs them at a small scale (tests/production/test_memory.py).
 """
 
 from __future__ import annotations
@@ -323,11 +328,159 @@ def oversized_lists(server: GunicornServer, seconds: float, failures: list[str])
     return prober.peak_rss_kib
 
 
+# --- memory ------------------------------------------------------------------------------------------
+
+RSS_BOUND_MIB = 20  # each worker's growth over its baseline that a memory row may leave
+
+
+def _raw_post(path: str, body: bytes, headers: str = "") -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: {LOOPBACK}\r\nContent-Type: application/json\r\n{headers}"
+            f"Content-Length: {len(body)}\r\n\r\n").encode() + body  # fmt: skip
+
+
+def _post_json(path: str, payload: Any, headers: str = "") -> bytes:
+    return _raw_post(path, json.dumps(payload, separators=(",", ":")).encode(), headers)
+
+
+def _royalty_request(i: int) -> bytes:
+    """A royalty table new for each ``i`` (below 10,201), to rows/evaluate or, every fourth, to the outlook."""
+    from service.rules.ofc_rules import HOUSE_ROYALTIES  # the bench's one use of the rules core
+
+    royalties = {"middle": {**HOUSE_ROYALTIES["middle"], "trips": i % 101, "straight": i // 101 % 101}}
+    if i % 4:
+        return _post_json("/v1/ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh", "Kd", "As"],
+                                                             "royalties": royalties})  # fmt: skip
+    board = {"top": ["Qs", "Qd", "4s"], "middle": ["7c", "7d", "4h", "8h", "8d"], "bottom": ["9d", "Td", "Jd", "2d"]}
+    return _post_json("/v1/ofc-pineapple/boards/outlook", {"board": board, "royalties": royalties})
+
+
+def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
+    """label: (the statuses expected, the i-th request as raw bytes): every kind of request that once left
+    memory behind in a worker."""
+    bodies = oversized_bodies()
+    players_path, _, players = bodies["joker-thirteen rounds/score, players: [{}, ...]"]
+    cards_path, _, cards = bodies["big-two plays/classify, cards: [0, ...]"]
+    classify, game = "/v1/big-two/plays/classify", example("/v1/big-two/games/validate")
+    refused = [  # one of each 422 code
+        _post_json(classify, {"cards": 5}),
+        _post_json(classify, {"cards": ["3c"], "extra": 1}),
+        _post_json(classify, {"cards": ["3c", "Zz"]}),
+        _post_json("/v1/ofc-pineapple/rows/evaluate", {"row": "top", "cards": ["Kh"], "rule_set": "none"}),
+        _post_json("/v1/big-two/games/validate", {**game, "actions": [{"seat": 9, "type": "pass"}]}),
+    ]
+    whole = [  # whole-valued numbers, taken by ruling P5: marshmallow loads them
+        _post_json("/v1/big-two/games/score", {**example("/v1/big-two/games/score"), "base": 10.0}),
+        _post_json("/v1/ofc-pineapple/hands/validate", {**example("/v1/ofc-pineapple/hands/validate"), "dealer": 2.0}),
+    ]
+    return {
+        "oversized players lists": (frozenset({422}), lambda i: _raw_post(players_path, players)),
+        "oversized cards lists": (frozenset({422}), lambda i: _raw_post(cards_path, cards)),
+        "a 422 of each code": (frozenset({422}), lambda i: refused[i % len(refused)]),
+        "whole-valued numbers": (frozenset({200}), lambda i: whole[i % len(whole)]),
+        "a new royalty table each time": (frozenset({200, 503}), _royalty_request),  # 503: the heavy cap
+        "a new Accept-Encoding each time": (frozenset({200}), lambda i: (
+            f"GET /openapi.json HTTP/1.1\r\nHost: {LOOPBACK}\r\nAccept-Encoding: br;q=0.5, x-{i}\r\n\r\n").encode()),
+        "a new Accept-Language each time": (frozenset({200}), lambda i: _post_json(
+            classify, {"cards": ["3c"]}, f"Accept-Language: x-{i}, zh-TW;q=0.5\r\n")),
+    }  # fmt: skip
+
+
+def _flood_client(port: int, make: Any, i: int, step: int, until: float, statuses: dict[int, int],
+                  stop: int | None = None) -> None:  # fmt: skip
+    """Requests ``make(i)``, ``make(i + step)``, ... on keep-alive connections until ``until`` (or ``i``
+    reaches ``stop``)."""
+    sock: socket.socket | None = None
+    while time.monotonic() < until and (stop is None or i < stop):
+        try:
+            if sock is None:
+                sock = socket.create_connection((LOOPBACK, port), timeout=30)
+            sock.sendall(make(i))
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise ConnectionError("closed before an answer")
+                data += chunk
+            head, _, rest = data.partition(b"\r\n\r\n")
+            length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+            while len(rest) < length:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise ConnectionError("closed inside an answer")
+                rest += chunk
+            status = int(head[9:12])
+            statuses[status] = statuses.get(status, 0) + 1
+            if re.search(rb"(?i)^connection: *close", head, re.M):
+                sock.close()
+                sock = None
+        except OSError:
+            statuses[0] = statuses.get(0, 0) + 1  # no answer
+            if sock is not None:
+                sock.close()
+            sock = None
+        i += step
+    if sock is not None:
+        sock.close()
+
+
+WARM_UP = 200  # requests of each memory row before the baseline: more keys than any bounded cache they fill
+FIRST = 1000  # the flood's first request number: keys the warm-up did not send
+
+
+def flood(port: int, make: Any, seconds: float, clients: int = 16) -> dict[int, int]:
+    """``clients`` threads sending ``make(i)`` for ``seconds``, each its own ``i``: the statuses answered."""
+    until = time.monotonic() + seconds
+    counts = [dict[int, int]() for _ in range(clients)]
+    threads = [threading.Thread(target=_flood_client, args=(port, make, FIRST + n, clients, until, counts[n]))
+               for n in range(clients)]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    total: dict[int, int] = {}
+    for part in counts:
+        for status, n in part.items():
+            total[status] = total.get(status, 0) + n
+    return total
+
+
+def memory(server: GunicornServer, seconds: float, failures: list[str], only: list[str] | None = None) -> None:
+    """Each memory row floods the server from 16 clients for ``seconds``, after a warm-up of every row (one
+    request at a time, enough to fill the bounded caches each row keys); every answer is expected, no
+    worker is replaced, and none grows by more than RSS_BOUND_MIB over the row: a request that kept
+    anything would, thousands of times. The growth since the warm-up is shown too: it is the high-water of
+    four requests at a time per worker (their bodies, the rule sets they build), reached once."""
+    rows = {label: row for label, row in memory_rows().items() if only is None or label in only}
+    for _, make in rows.values():  # the first requests of each kind build what a worker keeps for good, and
+        for n in range(2):  # fill its bounded caches: two clients, so that both workers see them
+            _flood_client(server.port, make, n, 2, time.monotonic() + 60, {}, stop=WARM_UP)
+    baseline = server.rss_kib()
+    heading(f"Memory: 16 clients for {seconds:.0f} s a row, each worker's RSS against its baseline")
+    table_rows = []
+    for label, (expected, make) in rows.items():
+        before = server.rss_kib()
+        statuses = flood(server.port, make, seconds)
+        time.sleep(0.5)
+        now = server.rss_kib()
+        grown = max((now.get(pid, 0) - kib) / 1024 for pid, kib in before.items())
+        since = max((now.get(pid, 0) - kib) / 1024 for pid, kib in baseline.items())
+        table_rows.append([label, sum(statuses.values()), ", ".join(f"{s}: {n}" for s, n in sorted(statuses.items())),
+                           f"{grown:+.1f}", f"{since:+.1f}"])  # fmt: skip
+        if set(now) != set(baseline):
+            failures.append(f"memory, {label}: a worker was replaced")
+        if not statuses or set(statuses) - expected:
+            failures.append(f"memory, {label}: answered {statuses}, expected only {sorted(expected)}")
+        if grown > RSS_BOUND_MIB:
+            failures.append(f"memory, {label}: a worker grew by {grown:.1f} MiB")
+    say(table(["row", "requests", "statuses", "largest growth over the row MiB", "since the warm-up MiB"], table_rows))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10.0, help="workload seconds per row (default 10)")
     parser.add_argument("--worker-class", default=None, help="gunicorn worker class (default: gunicorn.conf.py's)")
     parser.add_argument("--normal-load-only", action="store_true", help="only the unattacked comparison with gthread")
+    parser.add_argument("--memory-only", action="store_true", help="only the memory rows (a fresh server)")
     parser.add_argument(
         "--rows",
         nargs="*",
@@ -339,11 +492,17 @@ def main() -> int:
     endpoint = Endpoint.post_json(
         "hands/score", "/v1/ofc-pineapple/hands/score", example("/v1/ofc-pineapple/hands/score")
     )
+    failures: list[str] = []
+    if args.memory_only:
+        with GunicornServer(workers=2, worker_class=args.worker_class) as server:
+            memory(server, args.seconds, failures)
+        heading("Verdict")
+        say("\n".join(failures) if failures else "every target met")
+        return 1 if failures else 0
     if args.worker_class is None and args.rows is None:
         normal_load(endpoint, rounds=4, seconds=5.0)
     if args.normal_load_only:
         return 0
-    failures: list[str] = []
     with GunicornServer(workers=2, worker_class=args.worker_class) as server:
         heading(f"Attacks: {server.worker_class}, 2 workers, {args.seconds:.0f} s per row, 16 workload clients")
         run_row(server, endpoint, [], 3.0)  # warm-up
@@ -404,6 +563,8 @@ def main() -> int:
         )
         if rss_after - rss_baseline > 20 * 1024:
             failures.append(f"worker RSS grew by {(rss_after - rss_baseline) / 1024:.1f} MiB")
+        if args.rows is None:
+            memory(server, args.seconds, failures)
     heading("Verdict")
     say("\n".join(failures) if failures else "every target met")
     return 1 if failures else 0
