@@ -45,7 +45,8 @@ RUN pip install --no-cache-dir --no-deps /tmp/src \
 COPY openapi.yaml gunicorn.conf.py ./
 
 USER 10001:10001
-EXPOSE 8000
+# 8000: the service (PORT); 9464: /metrics only (METRICS_PORT, gunicorn.conf.py), for Prometheus
+EXPOSE 8000 9464
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen(f\"http://127.0.0.1:{os.environ.get('PORT', '8000')}/healthz\", timeout=2)"]
 ENTRYPOINT ["gunicorn", "--config", "gunicorn.conf.py", "service.wsgi:app"]

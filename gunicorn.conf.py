@@ -24,7 +24,18 @@ def _cores():
 
 # --- serving -----------------------------------------------------------------------------------------
 
-bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+_host = os.environ.get("HOST", "127.0.0.1")
+_port = os.environ.get("PORT", "8000")
+# GET /metrics is answered only on a second listener, METRICS_HOST:METRICS_PORT (default: HOST and 9464),
+# which neither deploy/nginx.conf nor the Kubernetes Service routes; on PORT it is a 404 like any unknown
+# path. The app reads METRICS_PORT, so it is set here, before the app is imported. METRICS_PORT equal to
+# PORT: one listener, which answers /metrics too. A --bind on the command line replaces both addresses: list
+# the metrics address in it as well, or /metrics answers nowhere.
+_metrics_port = os.environ.get("METRICS_PORT", "").strip() or "9464"
+os.environ["METRICS_PORT"] = _metrics_port
+bind = [f"{_host}:{_port}"]
+if _metrics_port != _port:
+    bind.append(f"{os.environ.get('METRICS_HOST', '').strip() or _host}:{_metrics_port}")
 workers = _env_int("WEB_CONCURRENCY", _cores())
 # WORKER CLASS, chosen by measurement on this 2-core machine: bench/load.py (64 connections, every
 # operation of the spec plus 20% malformed requests, 2 workers, 30 s per row, the clients on the same
@@ -69,8 +80,10 @@ preload_app = True  # load the rules tables once in the master; workers share th
 
 # A request still in the application after `timeout` seconds is cut off: its worker is killed and
 # replaced (service/gunicorn_worker.py), and the clients of that worker's requests in flight see their
-# connections close without an answer. The slowest operation takes a few milliseconds; 10 s leaves room
-# for a loaded machine.
+# connections close without an answer. No request within the contract's limits comes near it: the light
+# operations take milliseconds, and the heavy ones (service/api/heavy.py) bound their work per request and
+# run at most CARD_RULES_HEAVY_CONCURRENCY at once per worker (keep it below the threads), the rest
+# answered 503 at once (bench/heavy.py measures both). 10 s leaves room for a loaded machine.
 timeout = _env_int("GUNICORN_TIMEOUT", 10)
 # On SIGTERM: stop accepting, let in-flight requests finish for up to this long, then kill. Keep it
 # below the orchestrator's own grace period (Kubernetes: 30 s).
@@ -110,8 +123,9 @@ if os.environ.get(_METRICS_OWNER) != str(os.getpid()):
     _metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip()
     if _metrics_dir:
         os.makedirs(_metrics_dir, exist_ok=True)
-        for _stale in glob.glob(os.path.join(_metrics_dir, "*.db")):
-            os.remove(_stale)
+        for _pattern in ("*.db", "metrics.txt*"):  # an earlier run's counts, and its last text of /metrics
+            for _stale in glob.glob(os.path.join(_metrics_dir, _pattern)):
+                os.remove(_stale)
     else:
         _metrics_dir = tempfile.mkdtemp(prefix="card-rules-metrics-")
         _creator = os.getpid()

@@ -187,8 +187,10 @@ class GunicornServer:
     """``gunicorn --config gunicorn.conf.py APP`` on 127.0.0.1 and a free port, as a context manager.
 
     The project's gunicorn.conf.py is used as is (its worker class unless ``worker_class`` is given);
-    PORT, HOST and WEB_CONCURRENCY come from the environment as the config reads them. Its logs (the
-    access log included, one line per request, as in production) go to a temporary file.
+    PORT, HOST, METRICS_PORT and WEB_CONCURRENCY come from the environment as the config reads them:
+    ``/metrics`` is answered on ``metrics_port``, another free port (set it to ``port`` before starting for
+    one listener that answers it too). Its logs (the access log included, one line per request, as in
+    production) go to a temporary file.
     """
 
     def __init__(self, app: str = "service.wsgi:app", workers: int = 2, worker_class: str | None = None,
@@ -199,6 +201,9 @@ class GunicornServer:
         self.requested_worker_class = worker_class
         self.startup_timeout = startup_timeout
         self.port = free_port()
+        self.metrics_port = free_port()
+        while self.metrics_port == self.port:  # free_port may give a port back twice
+            self.metrics_port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self._dir = Path(tempfile.mkdtemp(prefix="bench-gunicorn-"))
         self.log_path = self._dir / "gunicorn.log"
@@ -206,6 +211,10 @@ class GunicornServer:
     @property
     def base_url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}"
+
+    @property
+    def metrics_url(self) -> str:
+        return f"http://{LOOPBACK}:{self.metrics_port}"
 
     def __enter__(self) -> GunicornServer:
         try:
@@ -227,6 +236,8 @@ class GunicornServer:
             **self.env,
             "HOST": LOOPBACK,
             "PORT": str(self.port),
+            "METRICS_HOST": LOOPBACK,
+            "METRICS_PORT": str(self.metrics_port),
             "WEB_CONCURRENCY": str(self.workers),
         }
         command = [str(VENV_BIN / "gunicorn"), "--config", str(ROOT / "gunicorn.conf.py")]

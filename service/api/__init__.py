@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
-from service.api import cors, docs, i18n, limits, meta, observability
+from service.api import cors, docs, heavy, i18n, limits, meta, observability
 from service.api.errors import register_error_handlers
 from service.api.response import ServiceResponse
 from service.rules.games import GAMES, Game
@@ -25,6 +25,9 @@ def config_from_environment() -> dict[str, Any]:
         "OPENAPI_PATH": os.environ.get("CARD_RULES_OPENAPI_PATH", DEFAULT_OPENAPI_PATH),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
         "CORS_ORIGINS": os.environ.get("CARD_RULES_CORS_ORIGINS", ""),
+        heavy.CONFIG_KEY: heavy.concurrency_from_environment(),  # heavy requests at once per worker
+        # the only port that answers /metrics (gunicorn.conf.py's metrics listener); empty: every port
+        "METRICS_PORT": os.environ.get("METRICS_PORT", "").strip(),
     }
 
 
@@ -45,6 +48,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for blueprint in (meta.blueprint, docs.blueprint, *(game_blueprint(game) for game in GAMES)):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
+    heavy.install(app)  # the cap on the heavy requests running at once (service/api/heavy.py)
     meta.install(app)  # the contract's documents, built once
 
     cors.install(app)

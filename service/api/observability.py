@@ -10,15 +10,18 @@ worker the line is then held for the worker's main loop to write: ``hold_access_
   (UUIDs, hex and base64 ids fit); anything else is replaced by a new random id. Either way it is echoed.
 * Log line: ``time, level, logger, message, method, path, route, status, duration_ms, request_id, pid``
   on stdout, at INFO (``LOG_LEVEL=warning`` silences it). Never a request body, a query string or a card.
-* Metrics: requests and latency per ``method``, ``route`` (the URL rule such as
-  ``/v1/ofc-pineapple/hands/score``, or ``unmatched``: never the raw path, so the label set is bounded)
-  and ``status``. Under gunicorn, ``gunicorn.conf.py`` sets ``PROMETHEUS_MULTIPROC_DIR`` before the app is
-  imported and every worker writes there; ``/metrics`` adds all workers up, exited ones included.
+* Metrics: requests per ``method``, ``route`` and ``status``, and latency per ``route``. ``route`` is the URL
+  rule such as ``/v1/ofc-pineapple/hands/score`` or ``unmatched``, never the raw path; ``method`` is one the
+  route serves or ``OTHER`` (a 405's, or an unknown path's method outside HTTP's seven), so whatever clients
+  send, the series stay a few per route. Under gunicorn, ``gunicorn.conf.py`` sets ``PROMETHEUS_MULTIPROC_DIR``
+  before the app is imported and every worker writes there; ``/metrics`` adds all workers up, exited ones
+  included, and is answered only on the metrics listener (``METRICS_PORT``), never on the service's port.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import fcntl
 import glob
 import json
@@ -36,13 +39,15 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, request
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
-from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
 REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._:+/=~-]{1,128}")
 REQUEST_ID_KEY = "card_rules.request_id"  # WSGI environ keys
 ROUTE_KEY = "card_rules.route"
+FOREIGN_METHOD_KEY = "card_rules.foreign_method"  # set on a 405: the route does not serve the method
 UNMATCHED = "unmatched"
+OTHER = "OTHER"
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 MAX_LOGGED_PATH = 256
 
@@ -52,10 +57,12 @@ REQUESTS = Counter(
     "card_rules_http_requests", "HTTP requests answered, by method, route template and status.",
     ["method", "route", "status"],
 )  # fmt: skip
+# Per route only: a histogram is 15 series per label set, and per method and status it made most of the
+# metrics text, and of the time to render it.
 LATENCY = Histogram(
     "card_rules_http_request_duration_seconds",
-    "Time from receiving a request to having sent its answer, by method, route template and status.",
-    ["method", "route", "status"],
+    "Time from receiving a request to having sent its answer, by route template, for the methods it serves.",
+    ["route"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0),
 )
 # The connection layer (service/gunicorn_worker.py, gunicorn.conf.py): what never reaches the app
@@ -224,19 +231,20 @@ class Observed:
     def record(environ: dict[str, Any], status: int, started: float, request_id: str) -> None:
         seconds = time.perf_counter() - started
         method = environ.get("REQUEST_METHOD", "")
-        route = environ.get(ROUTE_KEY, UNMATCHED)
-        labels = (method if method in METHODS else "OTHER", route, status)
-        counted = _metric_children.get(labels)
+        method = method if method in METHODS else OTHER
+        route = environ.get(ROUTE_KEY)
+        key = (method, route, status, FOREIGN_METHOD_KEY in environ)
+        counted = _metric_children.get(key)
         if counted is None:  # bounded: methods x route templates x statuses
-            counted = _metric_children[labels] = (REQUESTS.labels(labels[0], route, str(status)),
-                                                  LATENCY.labels(labels[0], route, str(status)))  # fmt: skip
+            counted = _metric_children[key] = _children(*key)
         counted[0].inc()
-        counted[1].observe(seconds)
+        if counted[1] is not None:
+            counted[1].observe(seconds)
         if access_log.isEnabledFor(logging.INFO):
             fields = {
-                "method": labels[0],
+                "method": method,
                 "path": environ.get("PATH_INFO", "")[:MAX_LOGGED_PATH],
-                "route": route,
+                "route": route or UNMATCHED,
                 "status": status,
                 "duration_ms": round(seconds * 1000, 3),
                 "request_id": request_id,
@@ -328,22 +336,43 @@ def access_line(created: float, fields: dict[str, Any]) -> str:
 
 _SERVICE_LOG = logging.getLogger("service")
 
-_metric_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
-"""Each label set's counter and histogram, looked up once (``labels()`` takes a lock and builds a key)."""
+_metric_children: dict[tuple[str, str | None, int, bool], tuple[Any, Any]] = {}
+"""Each kind of answer's counter and histogram, looked up once (``labels()`` takes a lock and builds a key)."""
+
+
+def _children(method: str, route: str | None, status: int, foreign: bool) -> tuple[Any, Any]:
+    """The counter of an answer with ``method``, ``route`` (None: no route matched) and ``status`` and, when
+    its route served it, that route's histogram. A method the route does not serve (a 405) is ``OTHER``: a
+    route's label sets are its own methods' and one more, whatever methods clients try. A 405 or an unknown
+    path is counted but not timed, so that a flood of them does not move a route's latency."""
+    if route is None:
+        return REQUESTS.labels(method, UNMATCHED, str(status)), None
+    if foreign:
+        return REQUESTS.labels(OTHER, route, str(status)), None
+    return REQUESTS.labels(method, route, str(status)), LATENCY.labels(route)
 
 
 # --- /metrics ----------------------------------------------------------------------------------------
 # Several workers: each writes its own files in PROMETHEUS_MULTIPROC_DIR; /metrics reads them all, under a
-# shared lock, and keeps the text for CACHE_SECONDS (a scrape every few seconds is plenty, and /metrics
-# called in a loop costs little). When a worker exits, gunicorn.conf.py's child_exit hook calls
-# ``archive_dead_worker``: its counts are added to one archive file per metric type, under the exclusive
-# lock, so the directory holds (live workers + 1) files however many workers max_requests has recycled.
+# shared lock. When a worker exits, gunicorn.conf.py's child_exit hook calls ``archive_dead_worker``: its
+# counts are added to one archive file per metric type, under the exclusive lock, so the directory holds
+# (live workers + 1) files however many workers max_requests has recycled.
+#
+# A render reads and merges every file and writes a line per series: it is made at most once per
+# CACHE_SECONDS, counted from its end, however many requests ask. One thread of one worker renders at a
+# time (a thread lock, then a lock file in the directory) and leaves the text in a file there, which every
+# worker takes while it is current. A request that comes during a render gets the previous text at once
+# or, when its worker has none yet, waits for that render; none starts another.
 
 blueprint = Blueprint("observability", __name__)
 CACHE_SECONDS = 1.0
 READ_ATTEMPTS = 5
 LOCK_FILE = "metrics.lock"
+RENDER_LOCK_FILE = "metrics-render.lock"
+TEXT_FILE = "metrics.txt"
 _cache: tuple[float, bytes] = (0.0, b"")
+"""This worker's text, and until when it is current (``time.monotonic``, one clock for the whole machine)."""
+_rendering = threading.Lock()
 
 
 def multiprocess_dir() -> str | None:
@@ -356,11 +385,8 @@ def _locked(directory: str, mode: int) -> Any:
     return lock
 
 
-def multiprocess_text(directory: str) -> bytes:
-    global _cache
-    now = time.monotonic()
-    if now < _cache[0]:
-        return _cache[1]
+def render(directory: str) -> bytes:
+    """The text of the metrics of every worker, live or exited, from their files in ``directory``."""
     from prometheus_client import multiprocess
 
     registry = CollectorRegistry()
@@ -376,8 +402,60 @@ def multiprocess_text(directory: str) -> bytes:
             if attempt == READ_ATTEMPTS - 1:
                 raise
             time.sleep(0.01)
-    _cache = (now + CACHE_SECONDS, text)
     return text
+
+
+def multiprocess_text(directory: str) -> bytes:
+    """The current text: this worker's, another worker's, or a new render (above)."""
+    global _cache
+    expires, text = _cache
+    if time.monotonic() < expires:
+        return text
+    if not _rendering.acquire(blocking=not text):
+        return text  # another thread of this worker is rendering
+    try:
+        expires, text = _cache
+        if time.monotonic() < expires:
+            return text  # rendered while this thread waited
+        with open(os.path.join(directory, RENDER_LOCK_FILE), "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if text:
+                    return text  # another worker is rendering
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            _cache = _shared_text(directory) or _render_and_share(directory)
+        return _cache[1]
+    finally:
+        _rendering.release()
+
+
+def _shared_text(directory: str) -> tuple[float, bytes] | None:
+    """The text a worker left in the directory and its expiry, while it is current."""
+    try:
+        with open(os.path.join(directory, TEXT_FILE), "rb") as file:
+            head, _, text = file.read().partition(b"\n")
+        expires = float(head)
+    except (OSError, ValueError):
+        return None
+    now = time.monotonic()
+    # An expiry more than one interval ahead was written before the machine's clock last started: stale.
+    return (expires, text) if now < expires <= now + CACHE_SECONDS else None
+
+
+def _render_and_share(directory: str) -> tuple[float, bytes]:
+    text = render(directory)
+    expires = time.monotonic() + CACHE_SECONDS
+    path = os.path.join(directory, TEXT_FILE)
+    written = f"{path}.{os.getpid()}"
+    try:
+        with open(written, "wb") as file:
+            file.write(f"{expires!r}\n".encode() + text)
+        os.replace(written, path)  # whole or not at all, for the next reader
+    except OSError:  # a full disk: this worker still has the text, the others render their own
+        with contextlib.suppress(OSError):
+            os.remove(written)
+    return expires, text
 
 
 def archive_dead_worker(pid: int, directory: str) -> None:
@@ -399,8 +477,28 @@ def archive_dead_worker(pid: int, directory: str) -> None:
             os.remove(path)
 
 
+def arrival_port(environ: dict[str, Any]) -> str:
+    """The local port of the connection a request came on: read from gunicorn's socket when there is one,
+    so that no Host header (which gunicorn uses for a Unix socket's SERVER_PORT) decides it; else the
+    server's SERVER_PORT. Empty for a Unix socket."""
+    sock = environ.get("gunicorn.socket")
+    if sock is None:
+        return str(environ.get("SERVER_PORT", ""))
+    try:
+        address = sock.getsockname()
+    except OSError:
+        return ""
+    return str(address[1]) if isinstance(address, tuple) else ""
+
+
 @blueprint.get("/metrics")
 def metrics() -> Response:
+    """Answered on the metrics listener only (``METRICS_PORT``, set by gunicorn.conf.py), which no proxy or
+    Service in front of the service's port routes; elsewhere a 404, as for an unknown path. Without
+    ``METRICS_PORT`` (a server that does not read gunicorn.conf.py) on every port."""
+    port = current_app.config.get("METRICS_PORT")
+    if port and arrival_port(request.environ) != port:
+        raise NotFound()
     directory = multiprocess_dir()
     text = multiprocess_text(directory) if directory else generate_latest(REGISTRY)
     return Response(text, content_type=CONTENT_TYPE_PLAIN_0_0_4)
@@ -431,10 +529,11 @@ def install(app: Flask, headers: Callable[[dict[str, Any], int, list[tuple[str, 
     @app.before_request
     def _note_route() -> None:
         rule = request.url_rule
+        environ = request.environ
         if rule is None and isinstance(request.routing_exception, MethodNotAllowed):
             rule = _rule_for_other_methods(request.routing_exception)  # a 405 on a real route is that route
+            environ[FOREIGN_METHOD_KEY] = True
         if rule is not None:
-            environ = request.environ
             environ[ROUTE_KEY] = rule.rule
             if note is not None:
                 note(environ, rule)

@@ -4,7 +4,9 @@ and hold what production needs; the compose file runs several replicas behind ng
 
 from __future__ import annotations
 
+import json
 import re
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from bench.common import LOOPBACK, GunicornServer
 from tests.conftest import ROOT
 from tests.integration import nginx
 
@@ -92,6 +95,18 @@ def test_service_and_autoscaler_point_at_the_deployment():
     assert 2 <= hpa["spec"]["minReplicas"] < hpa["spec"]["maxReplicas"]
 
 
+def test_metrics_are_scraped_on_a_port_the_service_does_not_route():
+    deployment, service = resource("Deployment"), resource("Service")
+    template = deployment["spec"]["template"]
+    (container,) = template["spec"]["containers"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert ports["metrics"] != ports["http"] and int(env["METRICS_PORT"]) == ports["metrics"]
+    annotations = template["metadata"]["annotations"]
+    assert (annotations["prometheus.io/port"], annotations["prometheus.io/path"]) == (str(ports["metrics"]), "/metrics")
+    assert [p["targetPort"] for p in service["spec"]["ports"]] == ["http"]  # never the metrics port
+
+
 def test_compose_runs_replicas_behind_nginx():
     compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
     rules, proxy = compose["services"]["rules"], compose["services"]["nginx"]
@@ -110,6 +125,9 @@ def test_compose_runs_replicas_behind_nginx():
     assert re.findall(r"proxy_pass\s+http://(\w+);", conf) == [upstream_name]
     (listen,) = re.findall(r"listen\s+(\d+);", conf)
     assert [p.split(":")[-1] for p in proxy["ports"]] == [listen]
+    # a POST that killed a worker is never sent on to the next replica (test_stateless.py runs it)
+    (next_upstream,) = re.findall(r"^\s*proxy_next_upstream\s+([^;]*);", conf, re.M)
+    assert "error" in next_upstream.split() and "non_idempotent" not in next_upstream.split()
 
 
 @pytest.mark.usefixtures("tools")
@@ -117,3 +135,36 @@ def test_nginx_conf_passes_nginx_t(tmp_path):
     result = nginx.check_syntax(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "syntax is ok" in result.stderr
+
+
+# Ways of writing /metrics that nginx resolves to it before choosing a location.
+METRICS_SPELLINGS = ["/metrics", "/metrics?format=text", "//metrics", "/./metrics", "/docs/../metrics", "/%6Detrics"]
+
+
+def ask(port: int, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers with lower-case names, body) of one request on its own connection, read to its close."""
+    with socket.create_connection((LOOPBACK, port), timeout=10) as sock:
+        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, body
+
+
+@pytest.mark.usefixtures("tools")
+def test_nginx_answers_metrics_itself_with_a_404_problem():
+    backend = GunicornServer(workers=1)
+    backend.metrics_port = backend.port  # /metrics on the backend's one port: only nginx's own rule hides it
+    with backend, nginx.NginxServer([backend.port]) as proxy:
+        assert ask(backend.port, "GET", "/metrics")[0] == 200
+        assert ask(proxy.port, "GET", "/healthz")[0] == 200
+        for method in ("GET", "HEAD"):
+            for path in METRICS_SPELLINGS:
+                status, headers, body = ask(proxy.port, method, path)
+                assert (status, headers["content-type"]) == (404, "application/problem+json"), (method, path)
+                assert "x-request-id" not in headers, path  # nginx's own answer: the service never saw it
+                if method == "GET":
+                    assert json.loads(body)["status"] == 404 and b"card_rules_" not in body

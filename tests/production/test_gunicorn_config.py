@@ -27,16 +27,18 @@ import gunicorn.http.wsgi
 out = {{k: ns[k] for k in {SETTINGS!r}}}
 out["metrics_dir"] = os.environ["PROMETHEUS_MULTIPROC_DIR"]
 out["metrics_dir_exists"] = os.path.isdir(out["metrics_dir"])
+out["metrics_port"] = os.environ["METRICS_PORT"]
 out["server_header"] = gunicorn.http.wsgi.SERVER
 out["hooks"] = sorted(k for k in ("child_exit", "pre_request") if callable(ns.get(k)))
 print(json.dumps(out))
 """
 
 
+CHOSEN_HERE = ("WEB_CONCURRENCY", "HOST", "PORT", "METRICS_HOST", "METRICS_PORT", "PROMETHEUS_MULTIPROC_DIR")
+
+
 def read_config(**env: str) -> dict:
-    environment = {
-        k: v for k, v in os.environ.items() if k not in ("WEB_CONCURRENCY", "HOST", "PORT", "PROMETHEUS_MULTIPROC_DIR")
-    }
+    environment = {k: v for k, v in os.environ.items() if k not in CHOSEN_HERE}
     environment.update(env)
     result = subprocess.run(
         [sys.executable, "-c", READ], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60, check=True
@@ -56,10 +58,18 @@ def test_check_config_passes():
 
 
 def test_bind_and_workers_come_from_the_environment(defaults):
-    assert defaults["bind"] == "127.0.0.1:8000"
+    assert defaults["bind"] == ["127.0.0.1:8000", "127.0.0.1:9464"]  # the service, then /metrics
     assert defaults["workers"] == len(os.sched_getaffinity(0))
     custom = read_config(HOST="0.0.0.0", PORT="9123", WEB_CONCURRENCY="3")
-    assert (custom["bind"], custom["workers"]) == ("0.0.0.0:9123", 3)
+    assert (custom["bind"], custom["workers"]) == (["0.0.0.0:9123", "0.0.0.0:9464"], 3)
+
+
+def test_the_metrics_listener_comes_from_the_environment_and_the_app_learns_its_port(defaults):
+    assert defaults["metrics_port"] == "9464"
+    custom = read_config(HOST="0.0.0.0", METRICS_HOST="10.0.0.7", METRICS_PORT="9100")
+    assert (custom["bind"], custom["metrics_port"]) == (["0.0.0.0:8000", "10.0.0.7:9100"], "9100")
+    one = read_config(PORT="8080", METRICS_PORT="8080")  # one listener, which answers /metrics too
+    assert (one["bind"], one["metrics_port"]) == (["127.0.0.1:8080"], "8080")
 
 
 def test_worker_class_and_process_settings(defaults):
@@ -99,7 +109,9 @@ def test_metrics_directory_fresh_when_not_given_and_removed_at_exit(defaults):
 def test_metrics_directory_given_is_cleaned(tmp_path):
     stale = tmp_path / "counter_12345.db"
     stale.write_bytes(b"old")
+    text = tmp_path / "metrics.txt"  # the last text of /metrics, which a new run must not serve
+    text.write_bytes(b"1e9\nold")
     keep = tmp_path / "notes.txt"
     keep.write_text("not a metrics file")
     read_config(PROMETHEUS_MULTIPROC_DIR=str(tmp_path))
-    assert not stale.exists() and keep.exists()
+    assert not stale.exists() and not text.exists() and keep.exists()

@@ -7,8 +7,10 @@ import io
 import json
 import logging
 import re
+import socket
 import struct
 import threading
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -124,9 +126,11 @@ def test_metrics_are_prometheus_text_by_route_template_and_status(client):
         r'card_rules_http_requests_total\{method="POST",route="/v1/ofc-pineapple/rows/evaluate",status="422"\} [1-9]',
         text,
     )
+    assert re.search(r'card_rules_http_requests_total\{method="GET",route="unmatched",status="404"\} [1-9]', text)
     assert re.search(
-        r'card_rules_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} [1-9]', text
+        r'card_rules_http_request_duration_seconds_count\{route="/v1/ofc-pineapple/rows/evaluate"\} [1-9]', text
     )
+    assert 'card_rules_http_request_duration_seconds_count{route="unmatched"}' not in text  # counted, not timed
     assert "no-such-thing-123" not in text
 
 
@@ -138,15 +142,38 @@ def test_an_odd_method_is_one_label():
     assert REQUESTS.labels("OTHER", "/healthz", "405")._value.get() >= 1
 
 
-def test_a_405_on_a_real_route_is_labelled_with_that_route():
-    from service.api.observability import REQUESTS
+def test_a_405_on_a_real_route_is_labelled_with_that_route_and_other():
+    """Whatever methods clients try on a route, its label sets are its own methods' and one more."""
+    from service.api.observability import LATENCY, REQUESTS
 
     client = create_app({"TESTING": True}).test_client()
-    before = REQUESTS.labels("GET", "/v1/big-two/plays/classify", "405")._value.get()
-    assert client.get("/v1/big-two/plays/classify", buffered=True).status_code == 405
-    assert REQUESTS.labels("GET", "/v1/big-two/plays/classify", "405")._value.get() == before + 1
+    before = REQUESTS.labels("OTHER", "/v1/big-two/plays/classify", "405")._value.get()
+    timed = LATENCY.labels("/v1/big-two/plays/classify")._sum.get()
+    for method in ("GET", "PUT", "DELETE"):
+        assert client.open("/v1/big-two/plays/classify", method=method, buffered=True).status_code == 405
+    assert REQUESTS.labels("OTHER", "/v1/big-two/plays/classify", "405")._value.get() == before + 3
+    assert LATENCY.labels("/v1/big-two/plays/classify")._sum.get() == timed  # counted, not timed
     client.get("/no-such-route", buffered=True)
     assert REQUESTS.labels("GET", "unmatched", "404")._value.get() >= 1
+
+
+def test_with_a_metrics_port_only_that_port_answers_metrics():
+    client = create_app({"TESTING": True, "METRICS_PORT": "9464"}).test_client()
+    elsewhere = client.get("/metrics", base_url="http://localhost:8000", buffered=True)
+    assert (elsewhere.status_code, elsewhere.mimetype) == (404, "application/problem+json")
+    assert elsewhere.get_json()["type"] == "urn:card-rules:problem:not-found"  # as an unknown path
+    assert client.get("/metrics", base_url="http://localhost:9464", buffered=True).status_code == 200
+
+
+def test_the_arrival_port_is_the_connections_never_the_host_header():
+    with socket.socket() as tcp:
+        tcp.bind(("127.0.0.1", 0))
+        port = str(tcp.getsockname()[1])
+        assert observability.arrival_port({"gunicorn.socket": tcp, "SERVER_PORT": "9464"}) == port
+    unix, peer = socket.socketpair(socket.AF_UNIX)
+    with unix, peer:  # gunicorn on a Unix socket makes SERVER_PORT of the Host header: no port at all
+        assert observability.arrival_port({"gunicorn.socket": unix, "SERVER_PORT": "9464"}) == ""
+    assert observability.arrival_port({"SERVER_PORT": "9464"}) == "9464"  # another server's own SERVER_PORT
 
 
 ACCESS_FIELDS = {
@@ -199,6 +226,92 @@ def test_metrics_do_not_hide_a_file_that_stays_broken(tmp_path, monkeypatch):
     (tmp_path / "counter_4242.db").write_bytes(b"")
     with pytest.raises(struct.error):
         observability.multiprocess_text(str(tmp_path))
+
+
+def write_a_counter(directory, value: float = 1.0) -> None:
+    """A worker's counter file in ``directory``, as prometheus-client's multiprocess mode writes it."""
+    from prometheus_client.mmap_dict import MmapedDict, mmap_key
+
+    values = MmapedDict(str(directory / "counter_4242.db"))
+    try:
+        values.write_value(mmap_key("card_rules_probe", "card_rules_probe_total", [], [], "A probe."), value, 0.0)
+    finally:
+        values.close()
+
+
+class Renders:
+    """The renders of the metrics text (calls of prometheus-client's ``generate_latest``): when each began.
+    Each takes ``seconds`` longer than its own work, so that other callers ask while it runs."""
+
+    def __init__(self) -> None:
+        self.began: list[float] = []
+        self.seconds = 0.05
+
+
+@pytest.fixture
+def renders(monkeypatch) -> Renders:
+    made = Renders()
+    real = observability.generate_latest
+
+    def counted(*args, **kwargs):
+        made.began.append(time.monotonic())
+        time.sleep(made.seconds)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(observability, "generate_latest", counted)
+    monkeypatch.setattr(observability, "_cache", (0.0, b""))  # this process has no text yet
+    return made
+
+
+def ask_at_once(directory, count: int) -> list[bytes]:
+    """``count`` threads ask for the metrics text at the same moment; their answers."""
+    start = threading.Barrier(count)
+    texts: list[bytes] = []
+
+    def ask() -> None:
+        start.wait()
+        texts.append(observability.multiprocess_text(str(directory)))
+
+    threads = [threading.Thread(target=ask) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return texts
+
+
+def test_metrics_are_rendered_once_however_many_ask_at_once(tmp_path, renders, monkeypatch):
+    monkeypatch.setattr(observability, "CACHE_SECONDS", 0.5)
+    write_a_counter(tmp_path, 1.0)
+    first = ask_at_once(tmp_path, 16)
+    assert len(renders.began) == 1  # one renderer; the other 15 waited for its text
+    assert len(first) == 16 and set(first) == {first[0]} and b"card_rules_probe_total 1.0" in first[0]
+
+    time.sleep(0.6)  # the interval is over: the next ask renders again
+    write_a_counter(tmp_path, 2.0)
+    second = ask_at_once(tmp_path, 16)
+    assert len(renders.began) == 2  # one renderer again; the others had the previous text meanwhile
+    assert len(second) == 16 and set(second) <= {first[0], observability._cache[1]}
+    assert b"card_rules_probe_total 2.0" in observability._cache[1]
+
+
+def test_metrics_are_kept_an_interval_from_the_end_of_their_render(tmp_path, renders, monkeypatch):
+    monkeypatch.setattr(observability, "CACHE_SECONDS", 0.5)
+    renders.seconds = 0.6  # a render longer than the interval: counted from its start, it would be stale at once
+    write_a_counter(tmp_path)
+    observability.multiprocess_text(str(tmp_path))
+    ended = time.monotonic()
+    observability.multiprocess_text(str(tmp_path))
+    assert len(renders.began) == 1
+    assert observability._cache[0] >= ended + 0.5 - 0.05
+
+
+def test_a_second_worker_takes_the_text_the_first_rendered(tmp_path, renders):
+    write_a_counter(tmp_path)
+    text = observability.multiprocess_text(str(tmp_path))
+    observability._cache = (0.0, b"")  # another worker: its own memory has no text yet
+    assert observability.multiprocess_text(str(tmp_path)) == text
+    assert len(renders.began) == 1
 
 
 def test_held_access_lines_wait_for_the_main_loop_and_are_written_together(client, capsys, monkeypatch):

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bench.common import GunicornServer
+from bench.metrics import send, varied_requests
 from tests.production.server import LOOPBACK, exchange, get, post_json, read_answer, wait_until
 
 pytestmark = pytest.mark.xdist_group("production-server")
@@ -191,12 +192,15 @@ def test_request_id_on_errors(server):
 # --- metrics across workers ------------------------------------------------------------------------
 
 
-def games_count(server: GunicornServer) -> float:
-    _, headers, body = get(server.port, "/metrics")
+def metrics_text(server: GunicornServer) -> str:
+    _, headers, body = get(server.metrics_port, "/metrics")
     assert headers["content-type"].startswith("text/plain")
-    found = re.search(
-        r'^card_rules_http_requests_total\{method="GET",route="/v1/games",status="200"\} (\S+)$', body.decode(), re.M
-    )
+    return body.decode()
+
+
+def games_count(server: GunicornServer) -> float:
+    games = r'^card_rules_http_requests_total\{method="GET",route="/v1/games",status="200"\} (\S+)$'
+    found = re.search(games, metrics_text(server), re.M)
     return float(found.group(1)) if found else 0.0
 
 
@@ -213,12 +217,46 @@ def test_metrics_add_up_every_worker_and_survive_a_killed_one(server, metrics_di
     assert (metrics_dir / "counter_archive.db").exists() and (metrics_dir / "histogram_archive.db").exists()
     time.sleep(1.1)
     assert games_count(server) == before + 40  # the dead worker's counts stay
-    _, _, body = get(server.port, "/metrics")
-    text = body.decode()
+    text = metrics_text(server)
     assert (
         'route="/v1/games"' in text and "/nowhere" not in text and "/no/such/path" not in text
     )  # templates, not raw paths
-    assert (
-        'card_rules_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/v1/games",status="200"}'
-        in text
-    )
+    assert 'card_rules_http_request_duration_seconds_bucket{le="0.005",route="/v1/games"}' in text
+
+
+@pytest.mark.parametrize("host", [LOOPBACK, "{metrics}", "127.0.0.1:{metrics}", "localhost:{metrics}"])
+def test_metrics_are_a_404_on_the_service_port_whatever_the_host(server, host):
+    raw = f"GET /metrics HTTP/1.1\r\nHost: {host.format(metrics=server.metrics_port)}\r\nConnection: close\r\n\r\n"
+    status, headers, body = exchange(server.port, raw.encode())
+    assert (status, headers["content-type"]) == (404, "application/problem+json")
+    assert json.loads(body)["type"] == "urn:card-rules:problem:not-found" and b"card_rules_" not in body
+    assert get(server.metrics_port, "/metrics")[0] == 200
+
+
+# --- what a day of traffic makes of /metrics: bounded, whatever clients send --------------------------
+
+SAMPLE = re.compile(r"^(\w+)(?:\{([^}]*)\})? \S+$")
+
+
+def test_a_day_of_varied_and_hostile_requests_keeps_metrics_small(server, metrics_dir):
+    for request in varied_requests(1000):  # bench/metrics.py: every path and method, bad bodies, unknown paths
+        send(server.port, request)
+    time.sleep(1.1)  # the text of an earlier test expires
+    text = metrics_text(server)
+    samples = [SAMPLE.match(line) for line in text.splitlines() if line and not line.startswith("#")]
+    assert all(samples)
+    labels = [(found[1], dict(re.findall(r'(\w+)="([^"]*)"', found[2] or ""))) for found in samples]
+    from tests.production.slow_app import app as served
+
+    routes = {rule.rule: rule.methods for rule in served.url_map.iter_rules()}
+    answered = [found for name, found in labels if name == "card_rules_http_requests_total"]
+    timed = [found for name, found in labels if name == "card_rules_http_request_duration_seconds_count"]
+    assert len(answered) >= 100  # the requests did make series
+    for found in answered:  # a route's own methods, or OTHER: never one label set per method a client tries
+        assert found["route"] == "unmatched" or found["method"] in routes[found["route"]] | {"OTHER"}, found
+    assert all(set(found) == {"route"} and found["route"] in routes for found in timed)  # latency per route only
+    # The whole text, one line per series: what a render reads, merges and writes. It grew with every method
+    # and status tried on every route; now it is the routes' histograms and a few label sets per route.
+    assert len(samples) <= 900 and len(text) <= 100_000, (len(samples), len(text))
+    assert "hostile-" not in text and "BREW" not in text and "PROPFIND" not in text
+    assert len(list(metrics_dir.glob("*.db"))) <= 2 * server.workers + 3  # live workers', archives, the master's

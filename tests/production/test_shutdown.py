@@ -84,7 +84,7 @@ def test_recycled_workers_lose_no_request_and_no_count(tmp_path):
         assert statuses == [200] * 100
         assert wait_until(lambda: not first & set(server.worker_pids()))  # every first worker recycled
         time.sleep(1.1)  # /metrics keeps its text for 1 s
-        _, _, body = get(server.port, "/metrics")
+        _, _, body = get(server.metrics_port, "/metrics")
         found = re.search(
             rb'^card_rules_http_requests_total\{method="GET",route="/v1/games",status="200"\} (\S+)$', body, re.M
         )
