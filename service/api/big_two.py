@@ -77,7 +77,9 @@ class MoveActionField(fields.Nested):
     ``RecordActions``'s entries: its type and cards read in one call, the action built by its slots'
     setters; anything unusual is declined, and ``Schema.load`` reports it."""
 
-    def fast_reader(self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]) -> Callable[[Any, Any], Action]:
+    def fast_reader(
+        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
+    ) -> Callable[[Any, Any], Action]:
         declared = self.schema.load_fields
         assert set(declared) == {"type", "cards"} and declared["type"].required, declared
         (kinds,) = declared["type"].validators  # its OneOf

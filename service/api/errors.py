@@ -26,6 +26,7 @@ PROBLEM_TYPES = {
     415: PROBLEM_URN + "unsupported-media-type",
     422: PROBLEM_URN + "invalid-input",
     500: PROBLEM_URN + "internal-error",
+    503: PROBLEM_URN + "overloaded",  # a heavy operation beyond its worker's cap (service/api/heavy.py)
 }
 """The problem types the application answers, by status. gunicorn's own refusals, before the application,
 may have more (``service.gunicorn_worker.PROBLEM_TYPES`` when it declares them); ``docs/errors.md`` and
@@ -66,15 +67,22 @@ log = logging.getLogger(__name__)
 
 class ApiProblem(HTTPException):
     """An HTTP failure: the key of its detail (``texts.HTTP``) with its parameters, and the JSON pointers of
-    what caused it (each entry's ``message`` a ``Message``). The error handler renders both."""
+    what caused it (each entry's ``message`` a ``Message``). The error handler renders both, with the
+    answer's own ``headers`` (a 503's ``Retry-After``)."""
 
     def __init__(
-        self, status: int, detail: str, params: dict[str, Any] | None = None, errors: list[dict[str, Any]] | None = None
+        self,
+        status: int,
+        detail: str,
+        params: dict[str, Any] | None = None,
+        errors: list[dict[str, Any]] | None = None,
+        headers: dict[str, str] | None = None,
     ):
         super().__init__(detail)
         self.code = status
         self.detail = Message("http", detail, params or {})
         self.errors = errors or []
+        self.headers = headers or {}
 
 
 def escape_pointer(part: object) -> str:
@@ -170,7 +178,9 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiProblem)
     def _api_problem(error: ApiProblem) -> Response:
         errors = [{**e, "message": i18n.message(e["message"])} if "message" in e else e for e in error.errors]
-        return problem(error.code, i18n.message(error.detail), errors)
+        response = problem(error.code, i18n.message(error.detail), errors)
+        response.headers.update(error.headers)
+        return response
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError) -> Response:

@@ -24,6 +24,7 @@ from service.api.common import (
     rule_codes,
     violation,
 )
+from service.api.heavy import heavy
 from service.rules import joker_thirteen as j13
 from service.rules import joker_thirteen_suggest as suggest
 from service.rules.cards import NotationProblem, card_texts
@@ -354,6 +355,7 @@ def suggestion(s: suggest.Suggestion) -> dict[str, Any]:
 
 @blueprint.post("/arrangements/suggest")
 @rule_codes(j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem), rules_only=["duplicate_card", "suggest_hand_size"])
+@heavy
 def arrangements_suggest() -> Response:
     body = load_body(_suggest)
     suggest.check_hand(body["cards"])

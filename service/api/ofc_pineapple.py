@@ -28,6 +28,7 @@ from service.api.common import (
     rule_codes,
     violation,
 )  # fmt: skip
+from service.api.heavy import heavy
 from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
 from service.rules.cards import DECK, Card, NotationProblem, card_texts
@@ -55,7 +56,9 @@ class RowsField(fields.Nested):
     and card spellings the nested schema declares, then its ``build``; it declines on anything else (a null,
     an unknown key, another type, a row too long), which ``Schema.load`` then reports."""
 
-    def fast_reader(self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]) -> Callable[[Any, Any], Any]:
+    def fast_reader(
+        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
+    ) -> Callable[[Any, Any], Any]:
         schema = self.schema
         declared = schema.load_fields
         assert list(declared) == ROW_NAMES and not self.many, declared
@@ -201,7 +204,9 @@ class ScoredPlayer(StrictSchema):
     def build(self, data: dict[str, Any]) -> ofc.Seat:
         return ofc.Seat(data["board"], data["fantasyland"])
 
-    def fast_item(self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]) -> Callable[[Any, Any], ofc.Seat]:
+    def fast_item(
+        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
+    ) -> Callable[[Any, Any], ofc.Seat]:
         """service/api/loading.py's reader of one seat, in one call: the compiled one costs a call per object
         and per card list (hands/score's loading was a third of the request, issue 15). It reads the board's
         rows with the sizes and card spellings they declare, the Fantasyland state with its own compiled
@@ -813,6 +818,7 @@ def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSc
     @bp.post("/boards/outlook")
     @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem),
                 rules_only=["duplicate_card", "board_between_rounds", "fantasyland_cards", "not_enough_cards"])  # fmt: skip
+    @heavy
     def boards_outlook() -> Response:
         body = load_body(outlook_request)
         rules = effective_rules(game_rules, default, body)
@@ -913,6 +919,7 @@ def fantasyland_setting(setting: fantasyland.Setting, dealt: int, rules: OfcRule
 @rule_codes(
     ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem), rules_only=["duplicate_card", "fantasyland_deal_size"]
 )
+@heavy
 def fantasyland_solve() -> Response:
     body = load_body(_fantasyland_solve)
     game = find_game("ofc-pineapple")

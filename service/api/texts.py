@@ -30,6 +30,7 @@ HTTP: dict[str, Entry] = {
     "title.415": T("Unsupported media type", "不支援的媒體類型"),
     "title.422": T("Invalid input", "輸入無效"),
     "title.500": T("Internal error", "內部錯誤"),
+    "title.503": T("Overloaded", "服務忙碌"),
     "title.other": T("Error", "錯誤"),
     "detail.not_json": T(
         "Send the request body as JSON with Content-Type: application/json.",
@@ -91,6 +92,10 @@ HTTP: dict[str, Entry] = {
     "detail.internal": T(
         "The service failed to answer this request; it has been logged.",
         "服務無法回答這個請求；這個錯誤已經記錄下來。",
+    ),
+    "detail.overloaded": T(
+        "This server is already computing as many heavy requests as it runs at once ({limit}); retry after {seconds} s.",
+        "這台伺服器正在計算的繁重請求已達同時執行的上限（{limit} 個）；請在 {seconds} 秒後重試。",
     ),
     # werkzeug's own descriptions of the failures it raises outside our routes
     "detail.bad_request": T(
