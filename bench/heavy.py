@@ -48,7 +48,6 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
-os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="bench-heavy-"))
 
 from bench.common import LOOPBACK, GunicornServer, heading, say, table  # noqa: E402
 
@@ -381,6 +380,9 @@ def cap(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # In process as under gunicorn: metrics in files (set before the service is imported, here and not at
+    # import: the suite imports HEAVIEST, and its own in-process app must keep its own registry).
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="bench-heavy-"))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--skip-candidates", action="store_true")
     parser.add_argument("--skip-units", action="store_true")
