@@ -69,7 +69,8 @@ ROW_ROYALTY_KEYS = {"top": TOP_HANDS, "middle": FIVE_CARD_CATEGORIES, "bottom": 
 ROYALTY_MAX = 100
 RULE_SETS_KEPT = 16
 """How many rule sets made from requests' royalty tables each cache keyed by a rule set keeps, the most
-recently used (each holds its royalty tables, about 0.6 MiB: README, "Production", memory bounds)."""
+recently used (each holds its royalty tables as far as they were used, 0.6 MiB at most: README,
+"Production", "Memory")."""
 DIGEST_LENGTH = 16  # hex digits of SHA-256 in ``OfcRules.digest``: 64 bits, plenty to tell rule sets apart
 
 
@@ -114,6 +115,28 @@ def _group_strengths() -> tuple[dict[str | None, list[tuple[int, ...]]], dict[st
 
 
 _TOP_STRENGTHS, _FIVE_STRENGTHS = _group_strengths()
+_TOP_KEY = {strength: key for key, strengths in _TOP_STRENGTHS.items() for strength in strengths}
+_FIVE_KEY = {strength: key for key, strengths in _FIVE_STRENGTHS.items() for strength in strengths}
+"""Each strength's key of the royalty tables (None: a high-card top, which never earns one)."""
+
+
+class RoyaltyTable(dict[tuple[int, ...], int]):
+    """A row's royalty by the row's strength, filled as strengths are looked up: what a rule set made from a
+    request's royalty table holds, since it lives for few requests and most of them value a few rows (a
+    whole five-card table, every strength, is about 0.3 MiB). A look-up of a strength already there costs
+    what a plain dict's does."""
+
+    __slots__ = ("_key_of", "_points")
+
+    def __init__(self, key_of: Mapping[tuple[int, ...], str | None], points: Mapping[str, int]) -> None:
+        super().__init__()
+        self._key_of = key_of
+        self._points = points
+
+    def __missing__(self, strength: tuple[int, ...]) -> int:
+        key = self._key_of[strength]  # a KeyError for a strength no row has, as the whole table would give
+        points = self[strength] = 0 if key is None else self._points[key]
+        return points
 
 
 def _frozen(table: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -186,11 +209,14 @@ class OfcRules:
         for deal in self.deals[:-1]:
             before.append(before[-1] + deal.placed)
         put("before_round", tuple(before))
-        # Hot-path tables, keyed by the row's strength as the evaluator gives it: one look-up per row. Built
-        # from the strengths grouped once per module (_STRENGTHS), with dict.fromkeys at C speed, so a
-        # request's royalty replacement builds its tables in a fraction of a millisecond.
-        tables = {}
+        # Hot-path tables, keyed by the row's strength as the evaluator gives it: one look-up per row. A
+        # declared rule set's are whole, built from the strengths grouped once per module (_STRENGTHS); a
+        # request's rule set gets tables filled as they are used (RoyaltyTable).
+        tables: dict[Row, dict[tuple[int, ...], int]] = {}
         for row, groups in ((Row.TOP, _TOP_STRENGTHS), (Row.MIDDLE, _FIVE_STRENGTHS), (Row.BOTTOM, _FIVE_STRENGTHS)):
+            if self.overridden:
+                tables[row] = RoyaltyTable(_TOP_KEY if row is Row.TOP else _FIVE_KEY, self.royalties[row])
+                continue
             table: dict[tuple[int, ...], int] = dict.fromkeys(groups[None], 0)
             for key, strengths in groups.items():
                 if key is not None:

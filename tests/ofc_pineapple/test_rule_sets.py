@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
@@ -23,7 +24,7 @@ from service.rules.ofc_pineapple import (
     score_hand,
     validate_move,
 )  # fmt: skip
-from service.rules.ofc_rules import CLASSIC, PROGRESSIVE, STANDARD, ULTIMATE
+from service.rules.ofc_rules import CLASSIC, PROGRESSIVE, STANDARD, ULTIMATE, Row
 from tests.ofc_pineapple.records import BING, JIA, YI
 
 
@@ -236,6 +237,26 @@ def test_a_royalty_override_changes_exactly_the_points_it_should():
         house.matchups[2].points_a,
     ]
     assert overridden_rules.overridden == ("bottom",) and overridden_rules.digest != ULTIMATE.digest
+
+
+@pytest.mark.parametrize("base", [ULTIMATE, CLASSIC], ids=["ultimate", "classic"])
+def test_a_requests_royalty_tables_filled_as_used_value_every_strength_as_whole_tables_would(base):
+    """A rule set with a request's royalties fills its tables on look-up (ofc_rules.RoyaltyTable): every
+    strength of every row is worth what a declared rule set with the same tables, built whole, gives."""
+    tables = {
+        "top": {key: (3 * i) % 101 for i, key in enumerate(ofc_rules.TOP_HANDS)},
+        "middle": {key: (7 * i) % 101 for i, key in enumerate(ofc_rules.FIVE_CARD_CATEGORIES)},
+    }
+    lazy = base.with_royalties(tables)
+    whole = dataclasses.replace(base, id="whole", royalties={**base.royalties, **tables})  # declared: no override
+    assert not whole.overridden and lazy.overridden == ("top", "middle")
+    for row in Row:
+        strengths = list(whole.royalty_by_row[row])
+        assert isinstance(lazy.royalty_by_row[row], ofc_rules.RoyaltyTable) and len(lazy.royalty_by_row[row]) == 0
+        assert [lazy.royalty_by_row[row][s] for s in strengths] == [whole.royalty_by_row[row][s] for s in strengths]
+        assert len(lazy.royalty_by_row[row]) == len(strengths)
+        with pytest.raises(KeyError):
+            lazy.royalty_by_row[row][(0,)]  # no row has it, as in a whole table
 
 
 def test_a_royalty_table_must_name_every_category_with_0_to_100():
