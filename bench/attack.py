@@ -215,7 +215,7 @@ def run_row(server: GunicornServer, endpoint: Endpoint, kinds: list[str], second
 
 def metric(server: GunicornServer, name: str) -> dict[str, float]:
     time.sleep(1.1)  # /metrics caches its text for 1 s
-    with socket.create_connection((LOOPBACK, server.port), timeout=5) as sock:
+    with socket.create_connection((LOOPBACK, server.metrics_port), timeout=5) as sock:
         sock.sendall(f"GET /metrics HTTP/1.1\r\nHost: {LOOPBACK}\r\nConnection: close\r\n\r\n".encode())
         data = b""
         while chunk := sock.recv(65536):
