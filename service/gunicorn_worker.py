@@ -495,8 +495,9 @@ class ThreadWorker(GunicornThreadWorker):
                 self._close(conn)
 
     def wait_for_and_dispatch_events(self, timeout: float) -> None:
-        # stopping: look at the deadlines (capped by ``_cap_keepalive``) often, not once a second
-        timeout = timeout if self.alive else min(timeout, SWEEP_EVERY)
+        # Connections being read (or stopping): look at their deadlines every SWEEP_EVERY, not only when the
+        # wait for events (a second) ends, so that each is closed a sweep after its deadline at most.
+        timeout = min(timeout, SWEEP_EVERY) if self._waiting or not self.alive else timeout
         if self._paused_until:  # wake when the pause for a freer worker ends (``accept``)
             timeout = max(0.0, min(timeout, self._paused_until - time.monotonic()))
         super().wait_for_and_dispatch_events(timeout)

@@ -89,6 +89,19 @@ def test_held_connections_cost_no_thread_and_close_at_their_deadline(server, fir
     assert metric(server.metrics_port, reason) >= before + 50
 
 
+def test_a_connection_is_refused_within_a_sweep_of_its_deadline_on_a_quiet_server():
+    """The main loop looks at the deadlines every sweep even when nothing happens, not only when its wait
+    for events (a second) ends: a head not finished 1.5 s after its first byte gets its 408 then, not at
+    the next whole second."""
+    with GunicornServer(workers=1, env={"CARD_RULES_HEADER_TIMEOUT": "1.5"}) as quiet:
+        time.sleep(0.5)  # the start's own connections gone
+        opened = time.monotonic()
+        [sock] = hold(quiet.port, 1, PARTIAL)
+        with sock:
+            data, closed = closed_with(sock)
+    assert data.startswith(b"HTTP/1.1 408 Request Timeout") and 1.5 <= closed - opened < 1.5 + 0.3
+
+
 def test_a_408_is_problem_json_with_the_services_headers(server):
     [sock] = hold(server.port, 1, PARTIAL)
     with sock:
