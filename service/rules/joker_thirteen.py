@@ -321,7 +321,6 @@ _INDEX = attrgetter("index")
 
 _HELD, _SUITED = 0, 1  # a stand-in chosen among the cards the dun does not hold, or the flush's own card
 _planning = threading.local()  # .recording: the stand-ins chosen while this thread makes a plan
-_new_tuple = tuple.__new__  # HandValue without NamedTuple's Python-level __new__
 
 _JOKER_COUNT_SHIFT = 39
 _SHAPE_MASK = (1 << 42) - 1
@@ -405,8 +404,8 @@ _RUNG_SHIFT = 4 * (_ORDER_PLACES - 1)  # an order's first place: the rung plus o
 def _order(strength: tuple[int, ...]) -> int:
     """``strength`` as one int that compares as the tuple does: a nibble per place, from the top, holding
     the place plus one (every place is 1 to 14), and 0 past its end, so a prefix is smaller, as a head's
-    strength against a longer one. Fits one machine digit (24 bits): comparing two is one instruction
-    where two tuples compare place by place (the round's settlement compares 36 pairs of them)."""
+    strength against a longer one. Fits one machine digit (24 bits): two compare as one integer where two
+    tuples compare place by place (the round's settlement compares 36 pairs of them)."""
     assert len(strength) <= _ORDER_PLACES and all(0 <= place < 15 for place in strength), strength
     order = 0
     for place in range(_ORDER_PLACES):
@@ -424,18 +423,21 @@ def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
 def _value_if_lawful(size: int, hand: Sequence[Card]) -> HandValue | None:
     """The dun's hand value from the tables, None when ``hand`` is not ``size`` cards or holds a card
     more often than the deck does (``_dun_problems`` then says which)."""
-    codes = _CODES
     if len(hand) != size:
         return None
-    if size == 5:  # unrolled: no loop for the two sizes there are
-        a, b, c, d, e = hand
-        key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
-    else:
-        a, b, c = hand
-        key = _START + codes[a.index] + codes[b.index] + codes[c.index]
+    key = _dun_key(hand)
     if key & _TOO_MANY:
         return None
     return _planned(size, hand, key)[0]
+
+
+def _dun_key(hand: Sequence[Card]) -> int:
+    """The dun's sum: ``_START`` plus the code of each of its cards."""
+    codes = _CODES
+    key = _START
+    for c in hand:
+        key += codes[c.index]
+    return key
 
 
 def _planned(size: int, hand: Sequence[Card], key: int) -> tuple[HandValue, int]:
@@ -453,7 +455,7 @@ def _planned(size: int, hand: Sequence[Card], key: int) -> tuple[HandValue, int]
         for shift, mask, table in stand_ins:
             resolved += table[key >> shift & mask]
     cards = pick(sorted(hand, key=_INDEX))  # low to high: cheaper than reversed, and equal cards are one object
-    return _new_tuple(HandValue, (category, label, strength, cards, resolved)), order
+    return HandValue(category, label, strength, cards, resolved), order
 
 
 def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
@@ -828,13 +830,7 @@ def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue],
     head, middle, tail, hand = arrangement.head, arrangement.middle, arrangement.tail, arrangement.hand
     if len(head) != 3 or len(middle) != 5 or len(tail) != 5:
         return None
-    codes = _CODES  # the sums unrolled, as in _value_if_lawful
-    a, b, c = head
-    head_key = _START + codes[a.index] + codes[b.index] + codes[c.index]
-    a, b, c, d, e = middle
-    middle_key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
-    a, b, c, d, e = tail
-    tail_key = _START + codes[a.index] + codes[b.index] + codes[c.index] + codes[d.index] + codes[e.index]
+    head_key, middle_key, tail_key = _dun_key(head), _dun_key(middle), _dun_key(tail)
     placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * _CARDS_START
     if placed & _CARDS_TOO_MANY:
         return None  # a card placed beyond the deck's copies
@@ -849,26 +845,9 @@ def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue],
             return None  # the hand holds a card beyond the deck's copies
         if (_CARDS_TOO_MANY + held - (placed - _CARDS_START)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
             return None  # a card placed more often than the hand holds it: each field 64 + held - placed
-    # _planned's reading, inlined for the three duns (a call each was a sixth of a dun's cost); a shape not
-    # planned yet, or with jokers' stand-ins to look up, goes to _planned
-    plan = _HEADS.get(head_key & _SHAPE_MASK)
-    if plan is None or plan[5]:
-        head_value, head_order = _planned(3, head, head_key)
-    else:
-        category, label, strength, pick, resolved, _, head_order = plan
-        head_value = _new_tuple(HandValue, (category, label, strength, pick(sorted(head, key=_INDEX)), resolved))
-    plan = _FIVES.get(middle_key & _SHAPE_MASK | (1 << 42 if middle_key & _FLUSH_BITS else 0))
-    if plan is None or plan[5]:
-        middle_value, middle_order = _planned(5, middle, middle_key)
-    else:
-        category, label, strength, pick, resolved, _, middle_order = plan
-        middle_value = _new_tuple(HandValue, (category, label, strength, pick(sorted(middle, key=_INDEX)), resolved))
-    plan = _FIVES.get(tail_key & _SHAPE_MASK | (1 << 42 if tail_key & _FLUSH_BITS else 0))
-    if plan is None or plan[5]:
-        tail_value, tail_order = _planned(5, tail, tail_key)
-    else:
-        category, label, strength, pick, resolved, _, tail_order = plan
-        tail_value = _new_tuple(HandValue, (category, label, strength, pick(sorted(tail, key=_INDEX)), resolved))
+    head_value, head_order = _planned(3, head, head_key)
+    middle_value, middle_order = _planned(5, middle, middle_key)
+    tail_value, tail_order = _planned(5, tail, tail_key)
     if not head_order < middle_order <= tail_order:
         return None  # 相公
     return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding, (head_order, middle_order, tail_order)
@@ -919,7 +898,7 @@ class PlayerScore(NamedTuple):
     duns: Mapping[Dun, HandValue]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundScore:
     players: tuple[PlayerScore, ...]
     matchups: tuple[Matchup, ...]
@@ -976,10 +955,9 @@ def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCA
 def _settled(
     values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRules, orders: Sequence[Orders] | None = None
 ) -> RoundScore:
-    """The six matchups and the four players' scores in one pass (issue 15: no call per pair, each dun's
-    strength and bonus read once per player rather than once per pair, strengths compared as ``_order``
-    ints: ``orders`` when the plans gave them). tests/joker_thirteen/test_fast_paths.py holds it to the
-    rule book, pair by pair."""
+    """The six matchups and the four players' scores in one pass (each dun's strength and bonus read once
+    per player rather than once per pair, strengths compared as ``_order`` ints: ``orders`` when the plans
+    gave them). tests/joker_thirteen/test_fast_paths.py holds it to the rule book, pair by pair."""
     if orders is None:
         orders = [(_order(duns[HEAD].strength), _order(duns[MIDDLE].strength), _order(duns[TAIL].strength))
                   for duns in values]  # fmt: skip
@@ -1021,8 +999,8 @@ def _settled(
         # 打槍: not losing a dun (平手也算不輸); both when every dun tied
         net_shot = (won_a - won_b) * shot
         points_a = net_shot + bonus_a - bonus_b
-        matchups.append(_new_tuple(Matchup, (a, b, {"head": won_head, "middle": won_middle, "tail": won_tail},
-                                             _SHOT_BY[won_a][won_b], bonus_a, bonus_b, points_a)))  # fmt: skip
+        won = {"head": won_head, "middle": won_middle, "tail": won_tail}
+        matchups.append(Matchup(a, b, won, _SHOT_BY[won_a][won_b], bonus_a, bonus_b, points_a))
         shots[a] += net_shot
         shots[b] -= net_shot
         nets[a] += points_a
@@ -1034,20 +1012,15 @@ def _settled(
     home_runs: Sequence[int] = _home_runs(shot_count, rules) if PLAYERS - 1 in shot_count else _NO_HOME_RUNS
     scores = tuple(
         [
-            _new_tuple(PlayerScore, (seat, net + home_run, shot_points, home_run, net - shot_points, duns))
+            PlayerScore(seat, net + home_run, shot_points, home_run, net - shot_points, duns)
             for seat, net, shot_points, home_run, duns in zip(_SEATS, nets, shots, home_runs, values, strict=True)
         ]
     )
-    score = _new_round_score(RoundScore)  # the frozen dataclass's __init__ sets each slot the same way
-    _set_players(score, scores)
-    _set_matchups(score, tuple(matchups))
-    return score
+    return RoundScore(scores, tuple(matchups))
 
 
 _SHOT_BY = (("both", "b"), ("a", None))  # by [a won a dun][b won a dun]: who shot whom
 _SEATS = range(PLAYERS)
-_new_round_score = object.__new__
-_set_players, _set_matchups = (RoundScore.__dict__[name].__set__ for name in ("players", "matchups"))
 
 
 _PAIRS = tuple(combinations(range(PLAYERS), 2))

@@ -48,7 +48,6 @@ from service.rules import poker
 from service.rules.cards import DECK, Card
 from service.rules.errors import InvalidInputError, problem
 from service.rules.hand_value import HandValue
-from service.rules.messages import Message
 from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, board_problems, schedule_of
 from service.rules.ofc_pineapple import (
     BOTTOM,
@@ -165,7 +164,7 @@ def _levels(rules: OfcRules) -> dict[Row, list[Level]]:
     for row, table in ((TOP, poker.TOP3), (MIDDLE, poker.PLAIN5), (BOTTOM, poker.PLAIN5)):
         rankings = list(table.values()) + ([] if row is TOP else list(poker.FLUSH5.values()))
         for r in rankings:
-            hand = HandValue(r.code, cast(Message, r.label), r.strength, ())
+            hand = HandValue(r.code, r.label, r.strength, ())
             points = royalty(row, hand)
             if points > 0:
                 found[row][_level_key(row, hand)] = points

@@ -14,12 +14,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from service.rules import poker
 from service.rules.cards import Card, find_duplicates, repeated
 from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
 from service.rules.hand_value import HandValue
 from service.rules.ofc_rules import HOUSE, Deal, OfcRules, Row
-from service.rules.poker import Ranking
+from service.rules.poker import Ranking, rank_board, ranking_if_distinct, value_if_distinct
 
 # The house rules' parameters under their old names; every operation takes ``rules`` (ofc_rules.OfcRules).
 PLAYERS = HOUSE.players[1]
@@ -70,7 +69,7 @@ ROWS = (TOP, MIDDLE, BOTTOM)
 # --- royalties (獎分表) -------------------------------------------------------------------------------
 
 
-def royalty(row: Row, hand: HandValue, rules: OfcRules = HOUSE) -> int:
+def royalty(row: Row, hand: HandValue | Ranking, rules: OfcRules = HOUSE) -> int:
     """The row's royalty by the rule set's table; earned whether the row wins or not (not if fouled)."""
     return rules.royalty_by_row[row][hand.strength]
 
@@ -97,19 +96,14 @@ def _row_problem(row: Row, hand: Sequence[Card], path: Path) -> InvalidInputErro
 
 
 _ROW_SIZE = {TOP: 3, MIDDLE: 5, BOTTOM: 5}
-_value_if_distinct = poker.value_if_distinct  # bound once: evaluate_row is the hottest path there is
-_ranking_if_distinct = poker.ranking_if_distinct
-_rank_board = poker.rank_board
-_hand_value = poker.hand_value
-_new_tuple = tuple.__new__  # builds NamedTuples at C speed on the scoring hot path
 
 
 def evaluate_row(row: Row, hand: Sequence[Card], path: Path = ("cards",), rules: OfcRules = HOUSE) -> RowValue:
     """A complete row's hand value and royalty (``InvalidInputError`` for a wrong size or a duplicate)."""
-    value = _value_if_distinct(hand) if len(hand) == _ROW_SIZE[row] else None
+    value = value_if_distinct(hand) if len(hand) == _ROW_SIZE[row] else None
     if value is None:
         raise _row_problem(row, hand, path)
-    return _new_tuple(RowValue, (value, rules.royalty_by_row[row][value.strength]))
+    return RowValue(value, royalty(row, value, rules))
 
 
 def compare_rows(
@@ -127,8 +121,7 @@ def compare_rows(
 
 class Board(NamedTuple):
     """A player's three rows; complete when they hold 3/5/5 cards. A NamedTuple, immutable and hashed by its
-    rows: every request of a board builds one (a seat of hands/score three), and a frozen dataclass's
-    constructor cost 5,600 instructions against 300 for ``tuple.__new__`` (callgrind, issue 15)."""
+    rows: every request of a board builds one, and a NamedTuple is the cheapest immutable value to build."""
 
     top: tuple[Card, ...] = ()
     middle: tuple[Card, ...] = ()
@@ -145,14 +138,11 @@ class Board(NamedTuple):
         return all(len(self.row(r)) == r.size for r in ROWS)
 
     def placed(self, placement: Mapping[Row, Sequence[Card]]) -> Board:
-        get = placement.get  # each row by name, no generator: every legal move builds one (moves/validate)
-        return _new_tuple(
-            Board,
-            (
-                self.top + tuple(get(TOP, ())),
-                self.middle + tuple(get(MIDDLE, ())),
-                self.bottom + tuple(get(BOTTOM, ())),
-            ),
+        """This board with ``placement``'s cards added to their rows."""
+        return Board(
+            self.top + tuple(placement.get(TOP, ())),
+            self.middle + tuple(placement.get(MIDDLE, ())),
+            self.bottom + tuple(placement.get(BOTTOM, ())),
         )
 
     @classmethod
@@ -212,17 +202,21 @@ def fantasyland_next(
     Ultimate Fantasyland keeps the entry count, never upgrading nor downgrading (the mid-Fantasyland upgrade
     ruling was overturned); Progressive and standard stay with 14."""
     if fouled:
-        return FantasylandNext(False, None, "fouled" if current.active else None)
+        return _FOULED if current.active else _NOT_NEXT
     if current.active:
         for row, rung, reason in rules.stay_rungs:
             if rows[row].hand.strength[0] >= rung:
                 cards = rules.fantasyland_stay_cards or current.cards
                 return FantasylandNext(True, cards, reason)
-        return FantasylandNext(False, None, None)
+        return _NOT_NEXT
     entry = rules.entry_by_strength.get(rows[TOP].hand.strength)
     if entry is not None:
         return FantasylandNext(True, entry[0], entry[1])
-    return FantasylandNext(False, None, None)
+    return _NOT_NEXT
+
+
+_NOT_NEXT = FantasylandNext(False, None, None)  # shared: NamedTuples are immutable
+_FOULED = FantasylandNext(False, None, "fouled")
 
 
 def check_fantasyland(fantasyland: Fantasyland, path: Path, rules: OfcRules = HOUSE) -> None:
@@ -273,7 +267,7 @@ def evaluate_board(
     ``path`` locates the object holding ``board`` and ``fantasyland`` in the request, for errors."""
     check_board(board, path + ("board",))
     check_fantasyland(fantasyland, path + ("fantasyland",), rules)
-    return _board_value(board, fantasyland, rules)
+    return _board_value(*_row_values(board, value_if_distinct), fantasyland, rules)
 
 
 Valuer = Callable[[Sequence[Card]], HandValue | Ranking | None]
@@ -281,82 +275,52 @@ Valuer = Callable[[Sequence[Card]], HandValue | Ranking | None]
 (category and strength only)."""
 
 
-def _board_value(
-    board: Board, fantasyland: Fantasyland, rules: OfcRules, value_of: Valuer = _value_if_distinct
-) -> BoardValue:
-    """``evaluate_board`` of a board known complete, its cards distinct, its Fantasyland state valid."""
-    # Each row is valued without evaluate_row's own checks: the caller has checked the board whole.
+def _row_values(board: Board, value_of: Valuer) -> tuple[HandValue | Ranking, HandValue | Ranking, HandValue | Ranking]:
+    """The values of a board's top, middle and bottom rows, the board known complete, its cards distinct."""
     top, middle, bottom = value_of(board.top), value_of(board.middle), value_of(board.bottom)
     if top is None or middle is None or bottom is None:  # never, for a board the caller checked
         raise ValueError(f"a card repeats on {board}")
-    return _valued_board(top, middle, bottom, fantasyland, rules)
+    return top, middle, bottom
 
 
-def _valued_board(
+def _board_value(
     top: HandValue | Ranking,
     middle: HandValue | Ranking,
     bottom: HandValue | Ranking,
     fantasyland: Fantasyland,
     rules: OfcRules,
 ) -> BoardValue:
-    """``_board_value`` of the rows' values."""
-    if top.strength > middle.strength or middle.strength > bottom.strength:
-        return _fouled_board(top, middle, bottom, fantasyland)
-    top_royalty = rules.top_royalty[top.strength]
-    middle_royalty = rules.middle_royalty[middle.strength]
-    bottom_royalty = rules.bottom_royalty[bottom.strength]
-    rows = {TOP: _new_tuple(RowValue, (top, top_royalty)), MIDDLE: _new_tuple(RowValue, (middle, middle_royalty)),
-            BOTTOM: _new_tuple(RowValue, (bottom, bottom_royalty))}  # fmt: skip
-    return _unfouled_board(rows, top.strength, top_royalty + middle_royalty + bottom_royalty, fantasyland, rules)
+    """``evaluate_board`` of a board's rows' values, its Fantasyland state known valid: every board is valued
+    here, its rows valued as full hands or as the table's rankings."""
+    reasons = foul_reasons(top, middle, bottom)
+    if reasons:  # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
+        rows = {TOP: RowValue(top, 0), MIDDLE: RowValue(middle, 0), BOTTOM: RowValue(bottom, 0)}
+    else:
+        rows = {
+            TOP: _row_value(TOP, top, rules),
+            MIDDLE: _row_value(MIDDLE, middle, rules),
+            BOTTOM: _row_value(BOTTOM, bottom, rules),
+        }
+    fouled = bool(reasons)
+    royalties = rows[TOP].royalty + rows[MIDDLE].royalty + rows[BOTTOM].royalty
+    return BoardValue(rows, fouled, reasons, royalties, fantasyland_next(rows, fouled, fantasyland, rules))
 
 
-def _ranked_board_value(
-    top: Ranking, middle: Ranking, bottom: Ranking, fantasyland: Fantasyland, rules: OfcRules
-) -> BoardValue:
-    """``_valued_board`` of rows valued as the table's rankings: each row's ``RowValue`` (the ranking and its
-    royalty by the rule set) is the same every time, so it comes from the rule set's cache
-    (``OfcRules.ranked_rows``), built on first use, not per request (a NamedTuple costs 1,500 instructions)."""
+def _row_value(row: Row, hand: HandValue | Ranking, rules: OfcRules) -> RowValue:
+    """A row of a board that did not foul: ``hand`` and its royalty. A row valued as the table's ranking
+    (``poker.Ranking``) has the same value every time, so the rule set keeps it (``OfcRules.ranked_rows``),
+    made on first use."""
     cache = rules.ranked_rows
-    top_strength, middle_strength = top.strength, middle.strength
-    if cache is None or top_strength > middle_strength or middle_strength > bottom.strength:
-        return _valued_board(top, middle, bottom, fantasyland, rules)
-    top_rows, middle_rows, bottom_rows = cache
-    top_row = top_rows.get(top_strength) or _ranked_row(top_rows, TOP, top, rules)
-    middle_row = middle_rows.get(middle_strength) or _ranked_row(middle_rows, MIDDLE, middle, rules)
-    bottom_row = bottom_rows.get(bottom.strength) or _ranked_row(bottom_rows, BOTTOM, bottom, rules)
-    rows = {TOP: top_row, MIDDLE: middle_row, BOTTOM: bottom_row}
-    return _unfouled_board(rows, top_strength, top_row[1] + middle_row[1] + bottom_row[1], fantasyland, rules)
-
-
-def _ranked_row(cache: dict[tuple[int, ...], RowValue], row: Row, ranking: Ranking, rules: OfcRules) -> RowValue:
-    value = cache[ranking.strength] = _new_tuple(RowValue, (ranking, rules.royalty_by_row[row][ranking.strength]))
+    if cache is None or type(hand) is not Ranking:
+        return RowValue(hand, royalty(row, hand, rules))
+    kept = cache[_ROW_INDEX[row]]
+    value = kept.get(hand.strength)
+    if value is None:
+        value = kept[hand.strength] = RowValue(hand, royalty(row, hand, rules))
     return value
 
 
-def _fouled_board(
-    top: HandValue | Ranking, middle: HandValue | Ranking, bottom: HandValue | Ranking, fantasyland: Fantasyland
-) -> BoardValue:
-    # a fouler's royalties are zero (爆牌者自己的獎分全部歸零), so each row reports 0 too
-    rows = {TOP: _new_tuple(RowValue, (top, 0)), MIDDLE: _new_tuple(RowValue, (middle, 0)),
-            BOTTOM: _new_tuple(RowValue, (bottom, 0))}  # fmt: skip
-    reasons = foul_reasons(top, middle, bottom)
-    return _new_tuple(BoardValue, (rows, True, reasons, 0, _FOULED if fantasyland.active else _NOT_NEXT))
-
-
-def _unfouled_board(
-    rows: dict[Row, RowValue], top: tuple[int, ...], total: int, fantasyland: Fantasyland, rules: OfcRules
-) -> BoardValue:
-    """A board that did not foul, its rows valued: the royalties ``total`` and the next hand's Fantasyland."""
-    if fantasyland.active:
-        next_hand = fantasyland_next(rows, False, fantasyland, rules)
-    else:  # fantasyland_next's entry, inline: the common case is one look-up
-        entry = rules.entry_by_strength.get(top)
-        next_hand = _NOT_NEXT if entry is None else _new_tuple(FantasylandNext, (True, entry[0], entry[1]))
-    return _new_tuple(BoardValue, (rows, False, (), total, next_hand))
-
-
-_NOT_NEXT = FantasylandNext(False, None, None)  # shared: NamedTuples are immutable
-_FOULED = FantasylandNext(False, None, "fouled")
+_ROW_INDEX = {row: index for index, row in enumerate(ROWS)}  # a row's place in ``OfcRules.ranked_rows``
 
 
 # --- moves -------------------------------------------------------------------------------------------
@@ -403,10 +367,17 @@ def validate_move(
     Every problem is its own violation; well-formed input never raises.
     """
     deal_size, place_size, discard_size, board_before = _expected_sizes(round_, len(dealt), rules)
-    if _plainly_legal_move(board, dealt, placement, discard, seen, deal_size, place_size, discard_size, board_before):
+    on_board = board.cards()
+    held = set(on_board)
+    placed_rows = placement.get(TOP, ()), placement.get(MIDDLE, ()), placement.get(BOTTOM, ())
+    if (  # the board at the round, its cards distinct and none seen elsewhere, and the action plainly legal
+        deal_size is not None
+        and len(on_board) == len(held) == board_before
+        and held.isdisjoint(seen)
+        and _plainly_legal(board, dealt, placed_rows, discard, deal_size, place_size, held.union(seen))
+    ):
         return MoveResult(True, (), board.placed(placement))
     v: list[Violation] = []
-    on_board = board.cards()
     if len(on_board) != board_before:
         where = {"case": "fantasyland"} if round_ == FANTASYLAND_ROUND else {"case": "round", "round": round_}
         v.append(
@@ -463,43 +434,37 @@ def validate_move(
     return MoveResult(legal, tuple(v), board.placed(placement) if legal else board)
 
 
-def _plainly_legal_move(
-    board: Board,
+def _plainly_legal(
+    rows: Sequence[Sequence[Card]],
     dealt: Sequence[Card],
-    placement: Mapping[Row, Sequence[Card]],
+    placed: Sequence[Sequence[Card]],
     discard: Sequence[Card],
-    seen: Sequence[Card],
-    deal_size: int | None,
-    place_size: int,
-    discard_size: int,
-    board_before: int,
+    dealt_count: int,
+    placed_count: int,
+    taken: set[Card],
 ) -> bool:
-    """True only when ``validate_move`` would find no violation, in a few set operations: the counts the
-    round asks for, no row overflowing, the board's and the deal's cards distinct, apart and not seen
-    elsewhere, and each dealt card placed or discarded exactly once. False when unsure: the full check
-    then names every violation (or finds none)."""
-    top, middle, bottom = placement.get(TOP, ()), placement.get(MIDDLE, ()), placement.get(BOTTOM, ())
-    on_top, on_middle, on_bottom = board.top, board.middle, board.bottom
+    """Whether an action on a board whose top, middle and bottom are ``rows`` is plainly legal: ``dealt_count``
+    cards dealt, distinct and none of them ``taken`` (on a board or seen), each either placed (``placed``: the
+    cards put in top, middle and bottom, ``placed_count`` in all, no row overflowing) or discarded, exactly
+    once. True only when the full check (``validate_move``'s, ``_action_problems``) would find no violation;
+    False when unsure, and the full check then names every violation (or finds none)."""
+    on_top, on_middle, on_bottom = rows
+    top, middle, bottom = placed
     if (
-        deal_size is None
-        or len(dealt) != deal_size
-        or discard_size < 0
-        or len(discard) != discard_size
-        or len(top) + len(middle) + len(bottom) != place_size
-        or len(on_top) + len(on_middle) + len(on_bottom) != board_before
+        len(dealt) != dealt_count
+        or len(discard) != dealt_count - placed_count
+        or len(top) + len(middle) + len(bottom) != placed_count
         or len(on_top) + len(top) > 3
         or len(on_middle) + len(middle) > 5
         or len(on_bottom) + len(bottom) > 5
     ):
         return False
-    dealt_set, on_board = set(dealt), {*on_top, *on_middle, *on_bottom}
-    # placed and discarded together are as many as dealt (the round's sizes add up): the same set as the
-    # deal means each dealt card used exactly once
+    dealt_set = set(dealt)
+    # placed and discarded together are as many as dealt (the counts above): the same set as the deal means
+    # each dealt card used exactly once
     return (
-        len(dealt_set) == deal_size
-        and len(on_board) == board_before
-        and dealt_set.isdisjoint(on_board)
-        and (not seen or (on_board.isdisjoint(seen) and dealt_set.isdisjoint(seen)))
+        len(dealt_set) == dealt_count
+        and dealt_set.isdisjoint(taken)
         and dealt_set == {*top, *middle, *bottom, *discard}
     )
 
@@ -556,7 +521,7 @@ class HandScore(NamedTuple):
 def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcRules = HOUSE) -> Matchup:
     """1-6 scoring between two players: +1 per row won, +3 for all three, plus the royalty difference
     (the rule set's ``row_point`` and ``scoop_bonus``; every OFC rule set served has 1 and 3)."""
-    rows_a, fouled_a, _, royalties_a, _ = value_a  # NamedTuples unpacked: a field by name costs more
+    rows_a, fouled_a, _, royalties_a, _ = value_a
     rows_b, fouled_b, _, royalties_b, _ = value_b
     if fouled_a and fouled_b:  # two foulers score 0 between them, royalties ignored
         return Matchup(a, b, {TOP: "tie", MIDDLE: "tie", BOTTOM: "tie"}, 0, None, 0, 0)
@@ -564,19 +529,16 @@ def settle(a: int, b: int, value_a: BoardValue, value_b: BoardValue, rules: OfcR
         side = "b" if fouled_a else "a"
         rows = {TOP: side, MIDDLE: side, BOTTOM: side}
         lines = 3 if side == "a" else -3
-    else:  # _row_winner of each row, inline (a RowValue's hand by position)
-        a_top, b_top = rows_a[TOP][0].strength, rows_b[TOP][0].strength
-        a_middle, b_middle = rows_a[MIDDLE][0].strength, rows_b[MIDDLE][0].strength
-        a_bottom, b_bottom = rows_a[BOTTOM][0].strength, rows_b[BOTTOM][0].strength
-        top = "a" if a_top > b_top else "b" if b_top > a_top else "tie"
-        middle = "a" if a_middle > b_middle else "b" if b_middle > a_middle else "tie"
-        bottom = "a" if a_bottom > b_bottom else "b" if b_bottom > a_bottom else "tie"
+    else:
+        top = _row_winner(rows_a[TOP].hand.strength, rows_b[TOP].hand.strength)
+        middle = _row_winner(rows_a[MIDDLE].hand.strength, rows_b[MIDDLE].hand.strength)
+        bottom = _row_winner(rows_a[BOTTOM].hand.strength, rows_b[BOTTOM].hand.strength)
         rows = {TOP: top, MIDDLE: middle, BOTTOM: bottom}
         lines = _LINE[top] + _LINE[middle] + _LINE[bottom]
     scoop = "a" if lines == 3 else "b" if lines == -3 else None
     bonus = rules.scoop_bonus if scoop == "a" else -rules.scoop_bonus if scoop == "b" else 0
     diff = royalties_a - royalties_b
-    return _new_tuple(Matchup, (a, b, rows, lines, scoop, diff, lines * rules.row_point + bonus + diff))
+    return Matchup(a, b, rows, lines, scoop, diff, lines * rules.row_point + bonus + diff)
 
 
 _LINE = {"a": 1, "b": -1, "tie": 0}  # a row's winner as a line won (+1) or lost (-1) by a
@@ -620,14 +582,13 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE, cards: bool = Tru
         ]
         raise InvalidInputError(find_duplicates(located))
     values = []
-    value_of = _value_if_distinct if cards else _ranking_if_distinct
+    value_of = value_if_distinct if cards else ranking_if_distinct
     for s, seat in enumerate(seats):
         board, fantasyland = seat.board, seat.fantasyland
         if len(board.top) == 3 and len(board.middle) == 5 and len(board.bottom) == 5:
             # no card is on the table twice (above) and the rows are full: check_board would pass
-            if fantasyland.active or fantasyland.cards is not None:  # else check_fantasyland has nothing to say
-                check_fantasyland(fantasyland, ("players", s, "fantasyland"), rules)
-            values.append(_board_value(board, fantasyland, rules, value_of))
+            check_fantasyland(fantasyland, ("players", s, "fantasyland"), rules)
+            values.append(_board_value(*_row_values(board, value_of), fantasyland, rules))
         else:  # evaluate_board names the row of the wrong size, as before
             values.append(evaluate_board(board, seat.fantasyland, ("players", s), rules))
     return _showdown(values, [seat.fantasyland for seat in seats], rules)
@@ -636,14 +597,13 @@ def score_hand(seats: Sequence[Seat], rules: OfcRules = HOUSE, cards: bool = Tru
 def _ranked_showdown(seats: Sequence[Seat], rules: OfcRules) -> HandScore | None:
     """``score_hand(cards=False)`` when every row is full and no card repeats on the table, checked by the
     ranking itself (``poker.rank_board``: each board's cards as bits, added up); None otherwise, and
-    ``score_hand``'s own checks name what is wrong. The seats are unpacked (a NamedTuple's fields by position
-    cost less than by name)."""
+    ``score_hand``'s own checks name what is wrong."""
     ranked = []
     held = 0
     for (top, middle, bottom), _fantasyland in seats:
         if len(top) != 3 or len(middle) != 5 or len(bottom) != 5:
             return None
-        rows = _rank_board(top, middle, bottom)
+        rows = rank_board(top, middle, bottom)
         if rows is None:
             return None
         held += rows[3]
@@ -652,9 +612,8 @@ def _ranked_showdown(seats: Sequence[Seat], rules: OfcRules) -> HandScore | None
         return None
     values = []
     for s, ((top_value, middle_value, bottom_value, _), (_board, fantasyland)) in enumerate(zip(ranked, seats)):
-        if fantasyland.active or fantasyland.cards is not None:  # else check_fantasyland has nothing to say
-            check_fantasyland(fantasyland, ("players", s, "fantasyland"), rules)
-        values.append(_ranked_board_value(top_value, middle_value, bottom_value, fantasyland, rules))
+        check_fantasyland(fantasyland, ("players", s, "fantasyland"), rules)
+        values.append(_board_value(top_value, middle_value, bottom_value, fantasyland, rules))
     return _showdown(values, [fantasyland for _board, fantasyland in seats], rules)
 
 
@@ -668,13 +627,13 @@ def _showdown(values: Sequence[BoardValue], fantasyland: Sequence[Fantasyland], 
         matchups.append(m)
         totals[a] += m.points_a
         totals[b] -= m.points_a
-    players = tuple([_new_tuple(PlayerScore, (s, totals[s], values[s])) for s in range(players_count)])
+    players = tuple([PlayerScore(s, totals[s], values[s]) for s in range(players_count)])
     # The button stays put in any hand in which someone played Fantasyland.
     button_moves = True
     for fl in fantasyland:
         if fl.active:
             button_moves = False
-    return _new_tuple(HandScore, (players, tuple(matchups), button_moves))
+    return HandScore(players, tuple(matchups), button_moves)
 
 
 _PAIRS = [tuple(combinations(range(count), 2)) for count in range(9)]  # every pair of seats, by player count
@@ -684,8 +643,8 @@ _PAIRS = [tuple(combinations(range(count), 2)) for count in range(9)]  # every p
 
 
 class Action(NamedTuple):
-    """One set of cards: what the seat was dealt, where it placed them, what it discarded (a NamedTuple: a
-    hand record's request builds one per action, and a frozen dataclass cost five times as much)."""
+    """One set of cards: what the seat was dealt, where it placed them, what it discarded (a NamedTuple, as
+    ``Board``: a hand record's request builds one per action)."""
 
     seat: int
     dealt: tuple[Card, ...]
@@ -739,50 +698,34 @@ def validate_hand(
         case = {"case": "three"} if len(fantasyland) == 3 else {"case": "seats", "last": len(fantasyland) - 1}
         raise InvalidInputError(problem(DOMAIN, ("dealer",), ProblemCode.BAD_SEAT, **case))
     for s, fl in enumerate(fantasyland):
-        if fl.active or fl.cards is not None:  # else check_fantasyland has nothing to say
-            check_fantasyland(fl, ("players", s, "fantasyland"), rules)
+        check_fantasyland(fl, ("players", s, "fantasyland"), rules)
     order, plan = _turn_plan(dealer, tuple(fantasyland), rules.deals)
     # The replay keeps each seat's rows as growing lists and checks of each action only what the action
     # itself could break: the right seat, the deal's size, its cards distinct and never dealt before, each
     # placed or discarded exactly once, the counts the round asks for, no row overflowing. What earlier
     # actions established holds by construction (each board holds what its seat's earlier rounds placed, its
-    # cards distinct and all dealt before), so nothing is validated twice. An action failing this quick check gets the full one (_action_problems), which
-    # names every violation (or finds none: the quick check may only be stricter).
+    # cards distinct and all dealt before), so nothing is validated twice (_plainly_legal). An action failing
+    # this quick check gets the full one (_action_problems), which names every violation (or finds none: the
+    # quick check may only be stricter).
     rows: list[tuple[list[Card], list[Card], list[Card]]] = [([], [], []) for _ in fantasyland]
     dealt_so_far: set[Card] = set()
     discarded: list[tuple[int, Sequence[Card], int]] = []  # (seat, cards, action index)
     planned = len(plan)
     for index, action in enumerate(actions):
         acting, dealt, placement, discard = action
-        top, middle, bottom = placement.get(TOP, ()), placement.get(MIDDLE, ()), placement.get(BOTTOM, ())
+        placed = top, middle, bottom = placement.get(TOP, ()), placement.get(MIDDLE, ()), placement.get(BOTTOM, ())
+        plain = False
         if index < planned:
             seat, dealt_count, placed_count = plan[index]
-            on_top, on_middle, on_bottom = rows[seat]
-            plain = (
-                acting == seat
-                and len(dealt) == dealt_count
-                and len(discard) == dealt_count - placed_count
-                and len(top) + len(middle) + len(bottom) == placed_count
-                and len(on_top) + len(top) <= 3
-                and len(on_middle) + len(middle) <= 5
-                and len(on_bottom) + len(bottom) <= 5
+            plain = acting == seat and _plainly_legal(
+                rows[seat], dealt, placed, discard, dealt_count, placed_count, dealt_so_far
             )
-            if plain:
-                dealt_set = set(dealt)
-                # placed and discarded together are as many as dealt: the same set means each used once
-                plain = (
-                    len(dealt_set) == dealt_count
-                    and dealt_set.isdisjoint(dealt_so_far)
-                    and dealt_set == {*top, *middle, *bottom, *discard}
-                )
-        else:
-            plain = False
         if not plain:
             boards = _boards(rows)
             problems = _action_problems(index, action, order, fantasyland, boards, dealt_so_far, rules)
             if problems:
                 return HandRecordResult(False, tuple(problems), tuple(boards))
-            on_top, on_middle, on_bottom = rows[acting]
+        on_top, on_middle, on_bottom = rows[acting]
         dealt_so_far.update(dealt)
         on_top += top
         on_middle += middle
@@ -798,17 +741,10 @@ def validate_hand(
         return HandRecordResult(False, (missing,), tuple(boards))
     # Every action legal and none missing: each board is complete (all its cards placed, no row overflowing)
     # and no card is on two boards (each was dealt once), so the showdown skips score_hand's checks.
-    if cards:
-        values = [_board_value(board, fl, rules) for board, fl in zip(boards, fantasyland)]
-    else:  # each board ranked in one call, its rows' values from the rule set's cache (as score_hand's)
-        values = []
-        for board, fl in zip(boards, fantasyland):
-            ranked = _rank_board(*board)
-            if ranked is None:  # never: each card was dealt once
-                raise ValueError(f"a card repeats on {board}")
-            values.append(_ranked_board_value(ranked[0], ranked[1], ranked[2], fl, rules))
+    value_of = value_if_distinct if cards else ranking_if_distinct
+    values = [_board_value(*_row_values(board, value_of), fl, rules) for board, fl in zip(boards, fantasyland)]
     score = _showdown(values, fantasyland, rules)
-    discards = tuple([_new_tuple(Discard, (seat, c, index)) for seat, cards, index in discarded for c in cards])
+    discards = tuple([Discard(seat, c, index) for seat, cards, index in discarded for c in cards])
     return HandRecordResult(True, (), tuple(boards), score, discards)
 
 

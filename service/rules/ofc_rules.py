@@ -176,7 +176,7 @@ class OfcRules:
     royalty_by_row: Mapping[Row, Mapping[tuple[int, ...], int]] = field(init=False, repr=False)
     entry_by_strength: Mapping[tuple[int, ...], tuple[int, str]] = field(init=False, repr=False)
     stay_rungs: tuple[tuple[Row, int, str], ...] = field(init=False, repr=False)
-    # Each row's values by the table's rankings, filled on first use (ofc_pineapple._ranked_board_value): at
+    # Each row's values by the table's rankings, filled on first use (ofc_pineapple._row_value): at
     # most every ranking once per row. None for a rule set with a request's royalties, which lives for few
     # requests (and a client sending many tables must not fill many caches).
     ranked_rows: tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None = field(init=False, repr=False)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
@@ -75,9 +75,6 @@ def _code(c: Card) -> int:
     return rank_count + suit_count + (1 << (_CARD_SHIFT + c.index))
 
 
-_new_tuple = tuple.__new__
-
-
 def _held_table(low: int) -> list[tuple[Card, ...]]:
     """Cards ``low`` to ``low + 12`` by which of 13 bits are set, highest index first (5 cards at most)."""
     table: list[tuple[Card, ...]] = [()] * 8192
@@ -100,12 +97,12 @@ class Ranking:
     category: Category
     strength: tuple[int, ...]
     order: tuple[int, ...]  # ranks, most significant first, with repeats (wheel: 5 4 3 2 14)
-    code: str = ""  # the category's code as a plain str, for answers
-    label: messages.Message | None = None
+    code: str = field(init=False)  # the category's code as a plain str, for answers
+    label: messages.Message = field(init=False)
     # Picks the cards in order of significance out of the hand high to low by index (rank, then suit
     # s h d c): the ranks of that hand are this ranking's ranks in descending order whatever the suits,
     # so one fixed permutation per ranking does it (a pair of 9s in K-9-9-5-3: positions 1 2 0 3 4).
-    pick: itemgetter[Any] = itemgetter(0)
+    pick: itemgetter[Any] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", self.category.value)
@@ -201,7 +198,7 @@ def value_if_distinct(hand: Sequence[Card]) -> HandValue | None:
 
     Its cards are in order of significance, within a rank spades first, then hearts, diamonds, clubs: one
     order whatever the input order. Every row evaluated runs this, so it is one pass of additions and
-    look-ups, with no sort and no Python-level constructor.
+    look-ups, with no sort.
     """
     codes, size = _CODES, len(hand)
     if size == 5:  # unrolled: no loop overhead for the two sizes there are
@@ -222,8 +219,7 @@ def value_if_distinct(hand: Sequence[Card]) -> HandValue | None:
     else:
         ranking = PLAIN5[key & _RANK_MASK]
     high_to_low = _HELD_3[held >> 39] + _HELD_2[held >> 26 & 8191] + _HELD_1[held >> 13 & 8191] + _HELD_0[held & 8191]
-    # tuple.__new__ skips NamedTuple's Python-level __new__.
-    return _new_tuple(HandValue, (ranking.code, ranking.label, ranking.strength, ranking.pick(high_to_low), None))
+    return HandValue(ranking.code, ranking.label, ranking.strength, ranking.pick(high_to_low))
 
 
 def ranking_if_distinct(hand: Sequence[Card]) -> Ranking | None:

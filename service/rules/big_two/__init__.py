@@ -4,7 +4,8 @@ One module per part, as the tests are split (tests/big_two): ``combinations``, `
 ``scoring`` and ``game``, with the codes, labels and card order they share in ``common``. This package
 re-exports every public name, so ``from service.rules.big_two import classify`` keeps working.
 
-Pure and stateless: every function takes the whole situation it judges and returns frozen dataclasses.
+Pure and stateless: every function takes the whole situation it judges and returns its answer as values
+(dataclasses, NamedTuples) that nothing changes once built.
 The rule book is ``big-two-taiwan.zh-TW.txt``; the product's rulings on its open points are in
 ``docs/rulings.md`` ("Taiwanese Big Two").
 

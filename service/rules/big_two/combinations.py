@@ -27,7 +27,7 @@ from service.rules.errors import Violation, violation
 from service.rules.hand_value import HandValue
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Classification:
     """What some cards are as a play: a combination with its value, or the reasons they are none."""
 
@@ -53,22 +53,8 @@ def classify(cards: Iterable[Card]) -> Classification:
     hand = play_value(played)
     if hand is not None:
         combination, monster = _KINDS[hand.category]
-        # Classification(True, combination, monster, hand) by its slots' setters (a frozen dataclass's
-        # __init__ sets each field through object.__setattr__: twice the time; issue 15)
-        found = _new(Classification)
-        _set_valid(found, True)
-        _set_combination(found, combination)
-        _set_monster(found, monster)
-        _set_hand(found, hand)
-        _set_violations(found, ())
-        return found
+        return Classification(True, combination, monster, hand)
     return _classify_in_full(played)
-
-
-_new = object.__new__
-_set_valid, _set_combination, _set_monster, _set_hand, _set_violations = (
-    Classification.__dict__[name].__set__ for name in ("valid", "combination", "monster", "hand", "violations")
-)
 
 
 def _classify_in_full(played: tuple[Card, ...]) -> Classification:
@@ -159,9 +145,9 @@ def _classify_other(played: tuple[Card, ...], counts: Counter[int]) -> Classific
 
 
 # --------------------------------------------------------------------------------------------------
-# The fast path: a valid play's value from tables built once (issue 15: a 98-action replay classified
-# every play through Counter and sets). ``classify`` names why cards are no play; this only says which
-# valid play they are, and leaves everything else (a joker, a card twice, no combination) to it.
+# The fast path: a valid play's value from tables built once, rather than through Counter and sets on
+# every play of a replay. ``classify`` names why cards are no play; this only says which valid play they
+# are, and leaves everything else (a joker, a card twice, no combination) to it.
 
 
 def play_value(played: tuple[Card, ...]) -> HandValue | None:
@@ -180,13 +166,10 @@ def play_value(played: tuple[Card, ...]) -> HandValue | None:
 
 def _hand(combination: Combination, strength: tuple[int, ...], ordered: tuple[Card, ...]) -> HandValue:
     code, label, rung = _PARTS[combination]  # one look-up (an enum's .value is a Python-level property)
-    return _new_tuple(HandValue, (code, label, (rung, *strength), ordered, None))  # no NamedTuple __new__ in Python
+    return HandValue(code, label, (rung, *strength), ordered)
 
 
 _PARTS = {c: (c.value, COMBINATION_LABELS[c], _RUNG[c]) for c in Combination}
-
-
-_new_tuple = tuple.__new__
 
 
 _BY_KEY = sorted(DECK, key=_KEY.__getitem__)  # 3c ... 2s: a card by its Big Two key

@@ -21,7 +21,7 @@ from service.rules.errors import Violation, violation
 from service.rules.hand_value import HandValue
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Comparison:
     """Whether ``play`` may be put on ``table``, and the one reason why (or why not)."""
 
@@ -36,7 +36,7 @@ def compare(table: Iterable[Card], play: Iterable[Card]) -> Comparison:
     """Does ``play`` beat ``table``? Both must be valid plays without a card in common."""
     table_cards, play_cards = tuple(table), tuple(play)
     # the values of two singles, pairs or five-card plays straight from play_value's tables (classify's own
-    # answer for them: no Classification built, issue 15); anything else is classified in full
+    # answer for them: no Classification built); anything else is classified in full
     on_table, played = play_value(table_cards), play_value(play_cards)
     if on_table is None or played is None:
         table_class, play_class = classify(table_cards), classify(play_cards)
@@ -53,20 +53,7 @@ def compare(table: Iterable[Card], play: Iterable[Card]) -> Comparison:
         )
         return Comparison(False, CompareReason.DUPLICATE_CARD, on_table, played, (both,))
     beats, reason = judge(on_table, played)
-    # Comparison(beats, reason, table, play) by its slots' setters (issue 15: half the frozen __init__)
-    found = _new(Comparison)
-    _set_beats(found, beats)
-    _set_reason(found, reason)
-    _set_table(found, on_table)
-    _set_play(found, played)
-    _set_violations(found, ())
-    return found
-
-
-_new = object.__new__
-_set_beats, _set_reason, _set_table, _set_play, _set_violations = (
-    Comparison.__dict__[name].__set__ for name in ("beats", "reason", "table", "play", "violations")
-)
+    return Comparison(beats, reason, on_table, played)
 
 
 def judge(table: HandValue, play: HandValue) -> tuple[bool, CompareReason]:

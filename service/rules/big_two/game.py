@@ -111,11 +111,11 @@ def _action_problems(actions: Sequence[Action]) -> list[InputProblem]:
 class _Replay:
     """The mutable bookkeeping of one replay; only ever seen from outside through ``state``/``score``.
 
-    Incremental (issue 15): each seat's hand is a set, each play classified once by the tables of
-    ``play_value``, and a plainly legal action (the usual case) is applied without building a
-    ``MoveResult``. Whatever that fast path does not accept goes to ``_judge_move``, validate_move's own
-    judgement, which names every problem (or, should it find the action legal, applies it). Both are
-    proven to replay alike (tests/big_two/test_replay.py)."""
+    Incremental: each seat's hand is a set, each play classified once by the tables of ``play_value``, and a
+    plainly legal action (the usual case) is applied without building a ``MoveResult``. Whatever that fast
+    path does not accept goes to ``_judge_move``, validate_move's own judgement, which names every problem
+    (or, should it find the action legal, applies it). Both are proven to replay alike
+    (tests/big_two/test_replay.py)."""
 
     def __init__(self, dealt: list[tuple[Card, ...]]):
         self.hands = [set(hand) for hand in dealt]
@@ -133,57 +133,25 @@ class _Replay:
         """Apply ``actions`` in turn: the index and the violations of the first illegal one, if any.
 
         The usual action is applied here: the turn's pass on a table, or a play of a single, a pair or a
-        five-card play from the hand that beats the table (``_plainly_beats``). Any other goes to ``apply``.
-        The usual ones are ``_pass`` and ``_play`` inlined on local copies of the state (issue 15: the
-        attribute reads and the method calls were half of this loop), stored back before anything else
-        reads it."""
-        hands, passing, players = self.hands, ActionType.PASS, self.players
-        turn, table, table_seat, passes, replayed = self.turn, self.table, self.table_seat, self.passes, self.replayed
+        five-card play from the hand that beats the table (``_plainly_beats``). Any other goes to ``apply``."""
         for index, action in enumerate(actions):
             seat, cards = action.seat, action.cards
-            if seat == turn and self.winner is None:
+            if seat == self.turn and self.winner is None:
                 assert seat is not None
-                if action.type is passing:
-                    if not cards and table is not None:  # _pass
-                        replayed += 1
-                        passes += 1
-                        turn = (seat + 1) % SEATS
-                        if passes == SEATS - 1:  # 「其餘三家連續都 PASS，這一輪就結束，由最後出牌的那個人重新自由起牌」
-                            assert turn == table_seat
-                            table, table_seat, passes = None, None, 0
+                if action.type is ActionType.PASS:
+                    if not cards and self.table is not None:
+                        self._pass(seat)
                         continue
                 else:
-                    held = hands[seat]
+                    held = self.hands[seat]
                     play = play_value(cards)
-                    if play is not None and held.issuperset(cards) and _plainly_beats(table, play):
-                        replayed += 1
+                    if play is not None and held.issuperset(cards) and _plainly_beats(self.table, play):
                         held.difference_update(cards)
-                        table, table_seat, passes = play, seat, 0  # _play
-                        if self.first_player is None:
-                            self.first_player = seat
-                        players.add(seat)
-                        turn = (seat + 1) % SEATS  # seat s+1 after seat s: the rule book's counterclockwise
-                        if not held:
-                            self.winner, self.last_play = seat, play
+                        self._play(seat, play, not held)
                         continue
-            self.turn, self.table, self.table_seat, self.passes, self.replayed = (
-                turn,
-                table,
-                table_seat,
-                passes,
-                replayed,
-            )
             violations = self.apply(action)
             if violations:
                 return index, violations
-            turn, table, table_seat, passes, replayed = (
-                self.turn,
-                self.table,
-                self.table_seat,
-                self.passes,
-                self.replayed,
-            )
-        self.turn, self.table, self.table_seat, self.passes, self.replayed = turn, table, table_seat, passes, replayed
         return None
 
     def apply(self, action: Action) -> list[Violation]:
@@ -202,7 +170,6 @@ class _Replay:
         moved = _judge_move(sort_cards(self.hands[seat]), self.table is None, self.table, action, [])
         if not moved.legal:
             return list(moved.violations)
-        self.replayed += 1
         if action.type is ActionType.PLAY:
             assert moved.play is not None
             self.hands[seat] = set(moved.hand_after)
@@ -212,6 +179,7 @@ class _Replay:
         return []
 
     def _play(self, seat: int, play: HandValue, wins: bool) -> None:
+        self.replayed += 1
         self.table = play
         self.table_seat = seat
         self.passes = 0
@@ -223,6 +191,7 @@ class _Replay:
             self.winner, self.last_play = seat, play
 
     def _pass(self, seat: int) -> None:
+        self.replayed += 1
         self.passes += 1
         self.turn = (seat + 1) % SEATS
         if self.passes == SEATS - 1:  # 「其餘三家連續都 PASS，這一輪就結束，由最後出牌的那個人重新自由起牌」

@@ -56,7 +56,7 @@ class Action:
         return cls(ActionType.PASS, (), seat)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MoveResult:
     """``hand_after``: the hand left after a legal action, the hand unchanged after an illegal one (Big Two order)."""
 
@@ -184,20 +184,7 @@ def _result(
 ) -> MoveResult:
     if problems:  # a move happens whole or not at all: the hand stays as it was
         return MoveResult(False, tuple(problems), held)
-    # MoveResult(True, (), left, play, wins=...) by its slots' setters (issue 15: half the frozen __init__)
-    found = _new(MoveResult)
-    _set_legal(found, True)
-    _set_violations(found, ())
-    _set_hand_after(found, left)
-    _set_play(found, play)
-    _set_wins(found, left == ())
-    return found
-
-
-_new = object.__new__
-_set_legal, _set_violations, _set_hand_after, _set_play, _set_wins = (
-    MoveResult.__dict__[name].__set__ for name in ("legal", "violations", "hand_after", "play", "wins")
-)
+    return MoveResult(True, (), left, play, left == ())
 
 
 def legal_plays(hand: Sequence[Card], table: Sequence[Card] | None = None) -> list[tuple[Card, ...]]:

@@ -47,25 +47,13 @@ class Factor:
 
 
 def _factor(code: FactorCode, value: int, cards: tuple[Card, ...] = (), **params: Any) -> Factor:
-    """``Factor(code, value, cards, params)``, built by its slots' own setters (the frozen dataclass's
-    ``__init__`` sets each field through ``object.__setattr__``: a third more)."""
-    found = _new_factor(Factor)
-    _set_code(found, code)
-    _set_value(found, value)
-    _set_cards(found, cards)
-    _set_params(found, params)
-    return found
-
-
-_new_factor = object.__new__
-_set_code, _set_value, _set_cards, _set_params = (
-    Factor.__dict__[name].__set__ for name in ("factor", "value", "cards", "params")
-)
+    """``Factor(code, value, cards, params)``, its text's parameters given by name."""
+    return Factor(code, value, cards, params)
 
 
 class LoserScore(NamedTuple):
-    """A loser's score (NamedTuples: a scored game builds five of these objects, and a tuple is built
-    several times as fast as a frozen dataclass; issue 15)."""
+    """A loser's score (NamedTuples, as ``WinnerScore`` and ``GameScore``: a scored game builds five of
+    these objects, and a NamedTuple is the cheapest immutable value to build)."""
 
     seat: int | None  # None from score_game, which knows no seats
     cards: tuple[Card, ...]
@@ -89,9 +77,6 @@ class GameScore(NamedTuple):
     base: int
     winner: WinnerScore
     losers: tuple[LoserScore, ...]
-
-
-_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
 
 
 def score_game(
@@ -159,11 +144,9 @@ def _score(base: int, finish: HandValue, grand_slam: bool, winner_seat: int | No
         multiplier = _product(factors)
         payment = base * len(cards) * multiplier * winner_multiplier
         total += payment
-        scored.append(
-            _new_tuple(LoserScore, (seat, sort_cards(cards), len(cards), multiplier, factors, payment, -payment))
-        )
-    winner = _new_tuple(WinnerScore, (winner_seat, finish, grand_slam, winner_multiplier, winner_factors, total))
-    return _new_tuple(GameScore, (base, winner, tuple(scored)))
+        scored.append(LoserScore(seat, sort_cards(cards), len(cards), multiplier, factors, payment, -payment))
+    winner = WinnerScore(winner_seat, finish, grand_slam, winner_multiplier, winner_factors, total)
+    return GameScore(base, winner, tuple(scored))
 
 
 def _product(factors: Iterable[Factor]) -> int:
@@ -181,7 +164,7 @@ def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN)
     factors = [_tier_factor(count, rules) if tier is None else tier]
     mask = sum(map(_BIT.__getitem__, cards))
     if mask.bit_count() == count and not mask >> _JOKER_BIT:  # the usual cards, each once: read as bits
-        # (issue 15) the 2s are the four lowest bits (Card.index 0-3), and the monsters read off the same sum
+        # the 2s are the four lowest bits (Card.index 0-3), and the monsters read off the same sum
         if mask & _TWOS_BITS:
             held_twos = twos_by_bits[mask & _TWOS_BITS]
             assert held_twos is not None  # every set of 2s but none has its factor
@@ -227,7 +210,7 @@ assert _TWOS_BITS == 0b1111  # the 2s are Card.index 0-3
 def _loser_factors(
     rules: BigTwoRules,
 ) -> tuple[tuple[Factor | None, ...], dict[tuple[Card, ...], Factor], list[Factor | None]]:
-    """The factors a loser's cards can earn under ``rules``, built once per rule set (issue 15): the tier's
+    """The factors a loser's cards can earn under ``rules``, built once per rule set: the tier's
     factor by count of cards (0-13), the 2s' by the 2s held (in Big Two order, and by their bits ``1 <<
     Card.index``: the 2s are indexes 0-3). Factors are frozen, so one
     object serves every answer. Keyed by identity (a rule set's hash is recomputed from its fields on
@@ -260,7 +243,7 @@ def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple
     「若剩餘手牌恰好只有四張同點數、沒有第五張可帶，依鐵支的定義不成牌型」: four of a kind counts only
     when there is a fifth card to go with it.
 
-    Read off the cards as bits (``1 << Card.index``: four bits per rank, clubs to spades; issue 15): a rank's
+    Read off the cards as bits (``1 << Card.index``: four bits per rank, clubs to spades): a rank's
     four bits all set is its four of a kind, a straight flush is one of 40 masks, a dragon thirteen ranks.
     Cards given twice or a joker go to ``_monsters_card_by_card`` (never from the rules' own callers)."""
     held = tuple(cards)
@@ -366,7 +349,7 @@ _WINNER_FACTORS: dict[int, tuple[BigTwoRules, tuple[Factor, Factor, dict[tuple[C
 
 def _winner_factors(rules: BigTwoRules) -> tuple[Factor, Factor, dict[tuple[Card, ...], Factor]]:
     """The winner's factors that do not depend on the last play's other cards, built once per rule set as
-    ``_loser_factors`` (issue 15): the grand slam's, the 3 of clubs finish's, the 2s finish's by the 2s
+    ``_loser_factors``: the grand slam's, the 3 of clubs finish's, the 2s finish's by the 2s
     played (in Big Two order)."""
     found = _WINNER_FACTORS.get(id(rules))
     if found is None or found[0] is not rules:
