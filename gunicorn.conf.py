@@ -2,9 +2,9 @@
 
 ``gunicorn --config gunicorn.conf.py service.wsgi:app`` (``make run``). ``--check-config`` passes.
 """
+
 import atexit
 import glob
-import json
 import os
 import shutil
 import tempfile
@@ -179,29 +179,5 @@ def pre_request(worker, req):
 # refusals (400 malformed HTTP, 403, 414 request line too long, 417, 431 headers too large, 500 on its
 # own configuration problem, 501 unsupported transfer coding) as problem+json with the headers of every
 # answer of the service (X-Request-ID, Content-Language, Vary, nosniff, no-store) and a reason phrase
-# that matches the status (gunicorn sends "501 Bad Request"), counted in /metrics.
-
-SERVER_HEADER = "card-rules"
-
-
-def _neutral_server_header():
-    import gunicorn.http.wsgi
-
-    gunicorn.http.wsgi.SERVER = SERVER_HEADER
-
-
-def _problem_json_errors():
-    from gunicorn import util
-
-    from service.api.observability import CONNECTIONS_CLOSED
-    from service.gunicorn_worker import problem_bytes
-
-    def write_error(sock, status_int, reason, mesg):
-        CONNECTIONS_CLOSED.labels("malformed").inc()
-        util.write_nonblock(sock, problem_bytes(status_int, str(mesg)))
-
-    util.write_error = write_error
-
-
-_neutral_server_header()
-_problem_json_errors()
+# that matches the status (gunicorn sends "501 Bad Request"), counted in /metrics: both are the worker
+# class's (service/gunicorn_worker.py: its Response and handle_error), not settings of this file.

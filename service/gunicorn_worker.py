@@ -4,7 +4,7 @@ connections, a few threads per process) with three production fixes. ``gunicorn.
 1. A request is read whole before a thread sees it, under deadlines. gunicorn's threaded worker hands a
    new connection to a thread, which waits up to 5 s for a first byte and then reads the headers and the
    body on a blocking socket with no deadline: 4 clients sending half a request hold the 4 threads of a
-   worker, 20 hold a 2-worker service, forever (issue 10). Here the worker's main loop reads every
+   worker, 20 hold a 2-worker service, forever. Here the worker's main loop reads every
    connection without blocking (one ``recv`` per readiness event, into a buffer per connection) until
    a whole request is there: its head (request line and headers) and, by ``Content-Length`` or the
    chunked framing, its body. Only then does a thread parse it, from the buffer, and run the app (a
@@ -54,9 +54,12 @@ connections, a few threads per process) with three production fixes. ``gunicorn.
    it (``SO_REUSEPORT``, a socket per worker, was measured and dropped for that reason: bench/README.md).
 
 Also here, because they are about HTTP before the app: gunicorn's own refusals (400, 403, 414, 417, 431,
-500, 501) and this worker's (400, 408, 431, 501, 503) are problem+json with the service's headers
-(``problem_bytes``); a client's ``SCRIPT_NAME`` header is ignored; an HTTP/1.1 request without exactly
-one ``Host`` is a 400 (RFC 9112, section 3.2); an ``HTTP/1.2`` request is answered as ``HTTP/1.1``.
+500, 501: ``handle_error``) and this worker's (400, 408, 431, 501, 503) are problem+json with the service's
+headers (``problem_bytes``), counted in ``/metrics``, rather than gunicorn's HTML page; every answer names
+the server ``card-rules``, without a product name or version (gunicorn's answer writer, ``Response``, says
+``gunicorn``); a client's ``SCRIPT_NAME`` header is ignored; an HTTP/1.1 request without exactly one
+``Host`` is a 400 (RFC 9112, section 3.2); an ``HTTP/1.2`` request is answered as ``HTTP/1.1``. All of it
+by overriding the worker's methods: gunicorn's modules are used as they are.
 """
 
 from __future__ import annotations
@@ -75,17 +78,43 @@ import threading
 import time
 import uuid
 import weakref
+from datetime import datetime
 from functools import partial
 from http import HTTPStatus
+from ssl import SSLError
 from typing import Any
 
-from gunicorn import http
+from gunicorn import http, util
+from gunicorn.http import wsgi
 from gunicorn.http.body import CHUNK_EXT_RE, LengthReader
+from gunicorn.http.errors import (
+    ChunkMissingTerminator,
+    ConfigurationProblem,
+    ExpectationFailed,
+    ForbiddenProxyRequest,
+    InvalidChunkExtension,
+    InvalidChunkSize,
+    InvalidH2CPreface,
+    InvalidHeader,
+    InvalidHeaderName,
+    InvalidHTTPVersion,
+    InvalidProxyLine,
+    InvalidRequestLine,
+    InvalidRequestMethod,
+    InvalidResponseHeader,
+    InvalidResponseHeaderName,
+    InvalidSchemeHeaders,
+    LimitRequestHeaders,
+    LimitRequestLine,
+    ObsoleteFolding,
+    UnsupportedTransferCoding,
+)
 from gunicorn.http.unreader import Unreader
 from gunicorn.workers.gthread import TConn
 from gunicorn.workers.gthread import ThreadWorker as GunicornThreadWorker
 
 from service.api import observability
+from service.api.errors import SERVER_PROBLEM_TYPES
 
 
 def _env_seconds(name: str, default: float) -> float:
@@ -147,20 +176,9 @@ class Spread:
 
 SPREAD = Spread()  # made at import: gunicorn imports the worker class in the master, before any fork
 
-# problem+json for the answers the HTTP layer gives before the app (the app's own: service/api/errors.py)
+# problem+json for the answers the HTTP layer gives before the app: their types are registered with the
+# app's in service/api/errors.py (SERVER_PROBLEM_TYPES), which lists them all for docs/errors.md
 SERVER_HEADER = "card-rules"
-PROBLEM_TYPES = {
-    400: "urn:card-rules:problem:malformed-request",
-    403: "urn:card-rules:problem:forbidden",
-    408: "urn:card-rules:problem:request-timeout",
-    413: "urn:card-rules:problem:body-too-large",
-    414: "urn:card-rules:problem:request-line-too-long",
-    417: "urn:card-rules:problem:expectation-failed",
-    431: "urn:card-rules:problem:headers-too-large",
-    500: "urn:card-rules:problem:internal-error",
-    501: "urn:card-rules:problem:not-implemented",
-    503: "urn:card-rules:problem:overloaded",
-}
 DETAILS = {
     400: "The chunked framing of the body is malformed: a chunk size is hex digits, every line ends with CRLF"
     " (RFC 9112, 7.1).",
@@ -179,8 +197,8 @@ def problem_bytes(status: int, detail: str, headers: tuple[tuple[str, str], ...]
     id, language, nosniff, no-store), closing the connection. English: the request's headers, with its
     Accept-Language, may not have been read."""
     body = json.dumps({
-        "type": PROBLEM_TYPES.get(status, "about:blank"), "title": HTTPStatus(status).phrase, "status": status,
-        "detail": detail[:200], "errors": [],
+        "type": SERVER_PROBLEM_TYPES.get(status, "about:blank"), "title": HTTPStatus(status).phrase,
+        "status": status, "detail": detail[:200], "errors": [],
     }).encode()  # fmt: skip
     lines = [
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", f"Server: {SERVER_HEADER}", "Connection: close",
@@ -189,6 +207,49 @@ def problem_bytes(status: int, detail: str, headers: tuple[tuple[str, str], ...]
         *(f"{name}: {value}" for name, value in headers), f"Content-Length: {len(body)}",
     ]  # fmt: skip
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+
+# gunicorn's refusals of a request it cannot take, as its own ``Worker.handle_error`` makes them: the
+# exception -> the status and the detail (the exception's text, with the words gunicorn adds to some). A test
+# holds this table to gunicorn's handle_error, exception by exception (tests/production/test_worker_errors.py).
+REFUSALS: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], int, str], ...] = (
+    (InvalidRequestLine, 400, "Invalid Request Line '{}'"),
+    (InvalidRequestMethod, 400, "Invalid Method '{}'"),
+    (InvalidHTTPVersion, 400, "Invalid HTTP Version '{}'"),
+    (UnsupportedTransferCoding, 501, "{}"),
+    (ConfigurationProblem, 500, "{}"),
+    (ObsoleteFolding, 400, "{}"),
+    ((InvalidHeaderName, InvalidHeader), 400, "{}"),
+    (LimitRequestLine, 414, "{}"),
+    (ExpectationFailed, 417, "{}"),
+    (LimitRequestHeaders, 431, "Error parsing headers: '{}'"),
+    (InvalidProxyLine, 400, "'{}'"),
+    (ForbiddenProxyRequest, 403, "Request forbidden"),
+    (InvalidSchemeHeaders, 400, "{}"),
+    ((InvalidChunkSize, ChunkMissingTerminator, InvalidChunkExtension), 400, "{}"),
+    (InvalidH2CPreface, 400, "{}"),
+    (SSLError, 403, "'{}'"),
+)
+
+
+def refusal(error: BaseException) -> tuple[int, str] | None:
+    """(status, detail) of gunicorn's answer to a request it refuses for ``error``; None when ``error`` is not
+    the client's fault (gunicorn answers 500 without a detail)."""
+    if isinstance(error, (InvalidResponseHeader, InvalidResponseHeaderName)):  # a header the app sent
+        return None
+    for kinds, status, detail in REFUSALS:
+        if isinstance(error, kinds):
+            return status, detail.format(error)
+    return None
+
+
+class Response(wsgi.Response):
+    """gunicorn's answer writer, with the service's name in the ``Server`` header: gunicorn writes it from
+    the ``version`` attribute, which it sets to its own name."""
+
+    def __init__(self, req: Any, sock: Any, cfg: Any) -> None:
+        super().__init__(req, sock, cfg)
+        self.version = SERVER_HEADER
 
 
 class _Buffered(Unreader):
@@ -581,10 +642,84 @@ class ThreadWorker(GunicornThreadWorker):
         with self._running_lock:
             self._running[thread] = (arrived, f"{req.method} {req.path[:256]}")
         try:
-            return super().handle_request(req, conn)
+            return self._serve(req, conn)
         finally:
             with self._running_lock:
                 self._running.pop(thread, None)
+
+    def _serve(self, req: Any, conn: Any) -> bool:
+        """gunicorn's threaded worker's ``handle_request``, answering through this module's ``Response``
+        (``wsgi.create`` takes the answer writer's class): run the app and write its answer; whether the
+        connection stays open. (The check of gthread's kept-alive connections is ``handle_request``'s above,
+        on ``_waiting``, which replaces them.)"""
+        environ: dict[str, Any] = {}
+        resp = None
+        try:
+            self.cfg.pre_request(self, req)
+            request_start = datetime.now()
+            resp, environ = wsgi.create(req, conn.sock, conn.client, conn.server, self.cfg, response_class=Response)
+            environ["wsgi.multithread"] = True
+            self.nr += 1
+            if self.nr >= self.max_requests:
+                if self.alive:
+                    self.log.info("Autorestarting worker after current request.")
+                    self.alive = False
+                resp.force_close()
+            if not self.alive or not self.cfg.keepalive:
+                resp.force_close()
+            respiter = self.wsgi(environ, resp.start_response)
+            try:
+                if isinstance(respiter, environ["wsgi.file_wrapper"]):
+                    resp.write_file(respiter)
+                else:
+                    for item in respiter:
+                        resp.write(item)
+                resp.close()
+            finally:
+                self.log.access(resp, req, environ, datetime.now() - request_start)
+                if hasattr(respiter, "close"):
+                    respiter.close()
+            if resp.should_close():
+                self.log.debug("Closing connection.")
+                return False
+        except OSError:
+            raise
+        except (Exception, SystemExit):
+            if resp and resp.headers_sent:  # a second answer on the same socket would corrupt the first
+                self.log.exception("Error handling request")
+                util.close_graceful(conn.sock)
+                raise StopIteration() from None
+            raise
+        finally:
+            try:
+                self.cfg.post_request(self, req, environ, resp)
+            except Exception:  # noqa: BLE001 - gunicorn's own handling of its hook
+                self.log.exception("Exception in post_request hook")
+        return True
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        """gunicorn's answer to a request it cannot take (or to an error before the app answered), logged as
+        gunicorn logs it, but as problem+json with the service's headers (``problem_bytes``) instead of its
+        HTML page, and counted (``card_rules_connections_closed_total{reason="malformed"}``). gunicorn's access
+        log is off (gunicorn.conf.py: the service writes its own lines), so none is written here."""
+        addr = addr or ("", -1)  # a Unix socket
+        found = refusal(exc)
+        if found is not None:
+            status, detail = found
+            self.log.warning(f"Invalid request from ip={addr[0]}: {exc}")
+        else:
+            status, detail = 500, ""
+            if hasattr(req, "uri") and hasattr(req, "method"):
+                self.log.exception("Error handling request %s %s", req.method, req.uri)
+            elif hasattr(req, "uri"):
+                self.log.exception("Error handling request %s", req.uri)
+            else:
+                self.log.exception("Error handling request (no URI read)")
+        observability.CONNECTIONS_CLOSED.labels("malformed").inc()
+        try:
+            util.write_nonblock(client, problem_bytes(status, detail))
+        except Exception:  # noqa: BLE001 - the client may be gone
+            self.log.debug("Failed to send error message.")
 
     # --- the heartbeat: a request past ``timeout`` takes its worker down ----------------------------
 

@@ -4,8 +4,8 @@
     python -m service.api.catalog --check    # exit 1 when docs/errors.md is not current
 
 Everything comes from the code's registries, so the document cannot drift (``tests/api/test_catalog.py``
-holds it current and complete): the problem types (``errors.PROBLEM_TYPES`` and gunicorn's own,
-``service.gunicorn_worker.PROBLEM_TYPES`` when it declares them), the request schema's error codes
+holds it current and complete): the problem types (the application's ``errors.PROBLEM_TYPES`` and
+``errors.SERVER_PROBLEM_TYPES``, answered before the application), the request schema's error codes
 (``errors.SCHEMA_ERROR_CODES``), and, for every operation of ``openapi.yaml``, the violation and error codes
 its route declares (``common.rule_codes``); every text is a catalog's (the games' in
 ``service/rules/messages.py``, the HTTP layer's in ``service/api/texts.py``), in English and Traditional Chinese.
@@ -13,7 +13,6 @@ its route declares (``common.rule_codes``); every text is a catalog's (the games
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,13 +39,9 @@ class Operation:
 
 
 def problem_types() -> dict[str, int]:
-    """Every problem type the service can send -> its status: the application's and gunicorn's."""
+    """Every problem type the service can send -> its status: the application's and the server's."""
     found = {urn: status for status, urn in errors.PROBLEM_TYPES.items()}
-    try:
-        worker = importlib.import_module("service.gunicorn_worker")
-    except ImportError:  # gunicorn not installed: the application's types are all there is
-        worker = None
-    for status, urn in getattr(worker, "PROBLEM_TYPES", {}).items():
+    for status, urn in errors.SERVER_PROBLEM_TYPES.items():
         found.setdefault(urn, status)
     return dict(sorted(found.items(), key=lambda item: (item[1], item[0])))
 

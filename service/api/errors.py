@@ -28,9 +28,23 @@ PROBLEM_TYPES = {
     500: PROBLEM_URN + "internal-error",
     503: PROBLEM_URN + "overloaded",  # a heavy operation beyond its worker's cap (service/api/heavy.py)
 }
-"""The problem types the application answers, by status. gunicorn's own refusals, before the application,
-may have more (``service.gunicorn_worker.PROBLEM_TYPES`` when it declares them); ``docs/errors.md`` and
-``openapi.yaml`` list every one (``service/api/catalog.py``, and a test that they are complete)."""
+"""The problem types the application answers, by status."""
+SERVER_PROBLEM_TYPES = {
+    400: PROBLEM_URN + "malformed-request",
+    403: PROBLEM_URN + "forbidden",
+    408: PROBLEM_URN + "request-timeout",
+    413: PROBLEM_URN + "body-too-large",
+    414: PROBLEM_URN + "request-line-too-long",
+    417: PROBLEM_URN + "expectation-failed",
+    431: PROBLEM_URN + "headers-too-large",
+    500: PROBLEM_URN + "internal-error",
+    501: PROBLEM_URN + "not-implemented",
+    503: PROBLEM_URN + "overloaded",
+}
+"""The problem types of the answers given before the application, by status: gunicorn's own refusals and
+those of the service's worker (``service/gunicorn_worker.py`` reads them here, so that the HTTP layer need
+not import the server). ``docs/errors.md`` and ``openapi.yaml`` list these and ``PROBLEM_TYPES``
+(``service/api/catalog.py``, and a test that they are complete)."""
 
 SCHEMA_ERROR_CODES = {
     "unknown": "unknown_field",

@@ -1,5 +1,5 @@
 """gunicorn.conf.py: every setting the brief asks for, read the way gunicorn reads the file (executed in a
-fresh interpreter, since it sets environment variables and patches gunicorn), and ``--check-config``."""
+fresh interpreter, since it sets environment variables), and ``--check-config``."""
 
 from __future__ import annotations
 
@@ -23,12 +23,14 @@ SETTINGS = [
 READ = f"""
 import json, os, runpy, sys
 ns = runpy.run_path({str(CONF)!r})
-import gunicorn.http.wsgi
+import gunicorn, gunicorn.http.wsgi, gunicorn.util
 out = {{k: ns[k] for k in {SETTINGS!r}}}
 out["metrics_dir"] = os.environ["PROMETHEUS_MULTIPROC_DIR"]
 out["metrics_dir_exists"] = os.path.isdir(out["metrics_dir"])
 out["metrics_port"] = os.environ["METRICS_PORT"]
-out["server_header"] = gunicorn.http.wsgi.SERVER
+out["gunicorn_as_shipped"] = (
+    gunicorn.http.wsgi.SERVER == gunicorn.SERVER == "gunicorn" and gunicorn.util.write_error.__module__ == "gunicorn.util"
+)
 out["hooks"] = sorted(k for k in ("child_exit", "pre_request") if callable(ns.get(k)))
 print(json.dumps(out))
 """
@@ -96,9 +98,11 @@ def test_one_access_line_per_request_is_the_services_own(defaults):
     assert read_config(LOG_LEVEL="WARNING")["loglevel"] == "warning"
 
 
-def test_neutral_server_header_and_hooks(defaults):
-    assert defaults["server_header"] == "card-rules"
+def test_hooks_and_gunicorn_left_as_shipped(defaults):
+    """The Server header and gunicorn's problem+json refusals are the worker class's (tests/production/
+    test_worker_errors.py, test_server.py): the file changes nothing in gunicorn's modules."""
     assert defaults["hooks"] == ["child_exit", "pre_request"]
+    assert defaults["gunicorn_as_shipped"] is True
 
 
 def test_metrics_directory_fresh_when_not_given_and_removed_at_exit(defaults):
