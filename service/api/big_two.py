@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -54,66 +53,24 @@ class BigTwoCompareRequest(StrictSchema):
     play = card_list(1, HAND_SIZE, required=True)
 
 
+def action_cards(**kwargs: Any) -> fields.List:
+    """An action's cards, as a tuple (as ``Action`` holds them)."""
+    return card_list(0, HAND_SIZE, container=tuple, **kwargs)
+
+
 class BigTwoMoveAction(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
-    cards = card_list(0, HAND_SIZE, load_default=list)
+    cards = action_cards(load_default=())
 
-    def build(self, data: dict[str, Any]) -> Action:
-        # Action(type, cards) by its slots' own setters (as RecordActions): its __init__ and __post_init__
-        # coerce nothing here (an ActionType, a tuple) and cost more than the rest of the loading (issue 15)
-        action = _new_action(Action)
-        _set_type(action, ACTION_TYPE_OF[data["type"]])
-        _set_cards(action, tuple(data["cards"]))
-        _set_seat(action, None)
-        return action
-
-
-_new_action = Action.__new__
-_set_type, _set_cards, _set_seat = (Action.__dict__[name].__set__ for name in ("type", "cards", "seat"))
-
-
-class MoveActionField(fields.Nested):
-    """moves/validate's action: a ``BigTwoMoveAction`` with its own fast path (service/api/loading.py), as
-    ``RecordActions``'s entries: its type and cards read in one call, the action built by its slots'
-    setters; anything unusual is declined, and ``Schema.load`` reports it."""
-
-    def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
-    ) -> Callable[[Any, Any], Action]:
-        declared = self.schema.load_fields
-        assert set(declared) == {"type", "cards"} and declared["type"].required, declared
-        (kinds,) = declared["type"].validators  # its OneOf
-        (length,) = declared["cards"].validators  # its Length
-        assert set(kinds.choices) == set(ACTION_TYPE_OF) and declared["cards"].load_default is list
-        low, high, card = length.min or 0, length.max, declared["cards"].table.__getitem__
-
-        def read(value: Any, parent: Any) -> Action:
-            if type(value) is not dict:
-                raise decline
-            try:
-                kind = ACTION_TYPE_OF[value["type"]]  # KeyError: no type, or none of the two
-                if len(value) == 1:
-                    cards: tuple[Card, ...] = ()
-                else:
-                    texts = value["cards"]  # KeyError: a key besides type and cards
-                    if len(value) != 2 or type(texts) is not list or not low <= len(texts) <= high:
-                        raise decline
-                    cards = tuple(map(card, texts))  # KeyError: no spelling of a card
-            except (KeyError, TypeError):  # an unhashable value
-                raise decline from None
-            action = _new_action(Action)
-            _set_type(action, kind)
-            _set_cards(action, cards)
-            _set_seat(action, None)
-            return action
-
-        return read
+    @staticmethod
+    def build(type: str, cards: tuple[Card, ...]) -> Action:
+        return Action(ACTION_TYPE_OF[type], cards)
 
 
 class BigTwoMoveValidateRequest(StrictSchema):
     hand = card_list(1, HAND_SIZE, required=True)
     table = card_list(1, HAND_SIZE, required=True, allow_none=True)
-    action = MoveActionField(BigTwoMoveAction, required=True)
+    action = fields.Nested(BigTwoMoveAction, required=True)
 
 
 class BigTwoWinner(StrictSchema):
@@ -124,133 +81,31 @@ class BigTwoWinner(StrictSchema):
 class BigTwoLoser(StrictSchema):
     cards = card_list(1, HAND_SIZE, required=True)
 
-    def build(self, data: dict[str, Any]) -> list[Card]:
-        return data["cards"]
-
-
-class ScoredLosers(fields.List):
-    """games/score's losers: a list of ``BigTwoLoser`` with its own fast path (service/api/loading.py), as
-    ``RecordActions``: each loser's cards read in one loop, with the bounds and card spellings its field
-    declares; anything unusual is declined, and ``Schema.load`` reports it."""
-
-    def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
-    ) -> Callable[[Any, Any], list[list[Card]]]:
-        declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
-        assert set(declared) == {"cards"} and declared["cards"].required, declared
-        (length,) = declared["cards"].validators  # its Length
-        low, high, card = length.min, length.max, declared["cards"].table.__getitem__
-
-        def read(value: Any, parent: Any) -> list[list[Card]]:
-            if type(value) is not list:  # (its length is checked before: loading._length_first)
-                raise decline
-            losers = []
-            try:
-                for entry in value:
-                    if type(entry) is not dict or len(entry) != 1:
-                        raise decline
-                    texts = entry["cards"]  # KeyError: another key
-                    if type(texts) is not list or not low <= len(texts) <= high:
-                        raise decline
-                    losers.append(list(map(card, texts)))  # KeyError: no spelling of a card
-            except (KeyError, TypeError):  # no card, an unhashable value
-                raise decline from None
-            return losers
-
-        return read
+    @staticmethod
+    def build(cards: list[Card]) -> list[Card]:
+        return cards
 
 
 class BigTwoScoreRequest(StrictSchema):
     base = StrictInteger(required=True, validate=validate.Range(1, MAX_BASE))
     winner = fields.Nested(BigTwoWinner, required=True)
-    losers = ScoredLosers(fields.Nested(BigTwoLoser), required=True, validate=validate.Length(equal=SEATS - 1))
+    losers = fields.List(fields.Nested(BigTwoLoser), required=True, validate=validate.Length(equal=SEATS - 1))
 
 
 class BigTwoRecordAction(StrictSchema):
     seat = StrictInteger(required=True, validate=validate.Range(0, SEATS - 1))
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
-    cards = card_list(0, HAND_SIZE, load_default=list)
+    cards = action_cards(load_default=())
 
-    def build(self, data: dict[str, Any]) -> Action:
-        return Action(ACTION_TYPE_OF[data["type"]], tuple(data["cards"]), data["seat"])
-
-
-class RecordActions(fields.List):
-    """A record's actions: a list of ``BigTwoRecordAction`` with its own fast path (service/api/loading.py).
-
-    The compiled reader costs a few microseconds per action (one generated call per object, one wrapper per
-    validated field, then ``build``); a 98-action record is most of a request (issue 15). This reads the
-    whole list in one loop, with the bounds and the card spellings the action's fields declare, and declines
-    on anything unusual, which ``Schema.load`` then reports; a pass without cards is one shared action per
-    seat (actions are frozen)."""
-
-    def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
-    ) -> Callable[[Any, Any], list[Action]]:
-        declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
-        assert set(declared) == {"seat", "type", "cards"}, declared
-        (seats,) = declared["seat"].validators  # its Range
-        (kinds,) = declared["type"].validators  # its OneOf
-        (length,) = declared["cards"].validators  # its Length
-        assert set(kinds.choices) == set(ACTION_TYPE_OF) and length.min in (None, 0)
-        low, high, most, table = seats.min, seats.max, length.max, declared["cards"].table
-        card = table.__getitem__
-        passes = {seat: Action(ActionType.PASS, (), seat) for seat in range(low, high + 1)}
-        play = ActionType.PLAY
-        # A single, most of a game's plays, is one shared action per seat and spelling too (4 x the table's
-        # spellings, built once): one look-up where an action was built per entry.
-        singles = {seat: {text: Action(play, (c,), seat) for text, c in table.items()} for seat in passes}
-        # An action built by its slots' own setters: the frozen dataclass's __init__ (object.__setattr__ per
-        # field, then __post_init__'s coercions, which these values never need) was most of this loop.
-        new, set_type, set_cards, set_seat = (Action.__new__, Action.type.__set__, Action.cards.__set__,
-                                              Action.seat.__set__)  # type: ignore[attr-defined]  # fmt: skip
-
-        def read(value: Any, parent: Any) -> list[Action]:
-            if type(value) is not list:  # (its length is checked before: loading._length_first)
-                raise decline
-            actions = []
-            append = actions.append
-            try:
-                for entry in value:
-                    if type(entry) is not dict:
-                        raise decline
-                    seat, kind, texts = entry["seat"], ACTION_TYPE_OF[entry["type"]], entry.get("cards")
-                    if type(seat) is not int or not low <= seat <= high:
-                        raise decline
-                    if texts is None:  # no cards (a null is no card list: then the entry has 3 keys)
-                        if len(entry) != 2:  # a key besides seat and type
-                            raise decline
-                        cards: tuple[Card, ...] = ()
-                    elif type(texts) is not list or len(texts) > most or len(entry) != 3:
-                        raise decline
-                    elif not texts:  # a pass's usual "cards": [] (a tuple of nothing, built for nothing)
-                        cards = ()
-                    elif len(texts) == 1:
-                        if kind is play:
-                            append(singles[seat][texts[0]])  # KeyError: no spelling of a card
-                            continue
-                        cards = (table[texts[0]],)  # a pass with a card: an action of its own (a violation)
-                    else:
-                        cards = tuple(map(card, texts))
-                    if cards or kind is play:
-                        action = new(Action)
-                        set_type(action, kind)
-                        set_cards(action, cards)
-                        set_seat(action, seat)
-                        append(action)
-                    else:
-                        append(passes[seat])
-            except (KeyError, TypeError):  # a key missing, no action type, an unhashable value
-                raise decline from None
-            return actions
-
-        return read
+    @staticmethod
+    def build(seat: int, type: str, cards: tuple[Card, ...]) -> Action:
+        return Action(ACTION_TYPE_OF[type], cards, seat)
 
 
 class BigTwoGameValidateRequest(StrictSchema):
     base = StrictInteger(required=True, validate=validate.Range(1, MAX_BASE))
     hands = fields.List(card_list(HAND_SIZE, HAND_SIZE), required=True, validate=validate.Length(equal=SEATS))
-    actions = RecordActions(fields.Nested(BigTwoRecordAction), required=True, validate=validate.Length(max=MAX_ACTIONS))
+    actions = fields.List(fields.Nested(BigTwoRecordAction), required=True, validate=validate.Length(max=MAX_ACTIONS))
 
 
 # plays/legal (issue 14) -------------------------------------------------------------------------------

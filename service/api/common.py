@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import jiter
 import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError, fields, validate
@@ -122,6 +123,11 @@ def check_list_lengths(schema: Schema, body: Any) -> None:
 
 
 # --- JSON as RFC 8259 defines it, nothing more (docs/rulings.md, "Parsing") ----------------------------
+# Two readers, each refusing a repeated key and NaN or Infinity by its documented options: jiter reads every
+# body first (``read_json``: ``catch_duplicate_keys``, ``allow_inf_nan=False``), and what it refuses the
+# standard library's decoder reads again (``decode_json``: ``object_pairs_hook`` gets each object's members
+# as (key, value) pairs in their order, so a key given twice is seen; ``parse_constant`` gets NaN and
+# Infinity), which says why in the words the answers are made of, or reads what jiter does not take.
 
 
 class _NotJson(ValueError):
@@ -147,13 +153,12 @@ def _no_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
-_PLAIN_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # C speed throughout: no hook per object
 MANY_OBJECTS = 64  # more objects than this in a body: its lists' lengths are checked before its keys
 
 
-def decode_json(raw: bytes, unique_keys: bool = True) -> Any:
+def decode_json(raw: bytes) -> Any:
     """The JSON value of ``raw``: 400 unless it is UTF-8 JSON text without ``NaN`` or ``Infinity``, a
-    number too long to read or (``unique_keys``) a repeated key; 422 when nested too deep to decode."""
+    number too long to read or a repeated key; 422 when nested too deep to decode."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -161,7 +166,7 @@ def decode_json(raw: bytes, unique_keys: bool = True) -> Any:
     if text.startswith("\ufeff") or "\x00" in text[:4]:  # a byte order mark, or UTF-16/32 seen as UTF-8
         raise ApiProblem(400, "detail.not_utf8")
     try:
-        return (_DECODER if unique_keys else _PLAIN_DECODER).decode(text)
+        return _DECODER.decode(text)
     except _NotJson as error:
         raise ApiProblem(400, error.detail, error.params) from None
     except json.JSONDecodeError as error:
@@ -170,6 +175,20 @@ def decode_json(raw: bytes, unique_keys: bool = True) -> Any:
         raise ApiProblem(400, "detail.number_too_long") from None
     except RecursionError:
         raise too_deep() from None
+
+
+def read_json(raw: bytes) -> Any:
+    """The JSON value of ``raw``, or the problem ``decode_json`` answers for it.
+
+    jiter reads it, refusing a repeated key and NaN or Infinity. What it takes, ``decode_json`` takes too,
+    with an equal value of the same types (tests/api/test_json_reading.py): both read UTF-8 only, and
+    integers as ``int``. Anything it refuses is read again by ``decode_json``: a fault, which that says in
+    its own words; or what jiter leaves to it (a lone surrogate escape, a number of thousands of digits,
+    nesting deeper than jiter goes), which that reads."""
+    try:
+        return jiter.from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True)
+    except ValueError:
+        return decode_json(raw)
 
 
 def malformed_json(error: json.JSONDecodeError) -> ApiProblem:
@@ -195,10 +214,10 @@ LARGE_BODY = 16 * 1024  # bytes; the contract's largest valid requests (a whole 
 
 
 def refuse_long_lists(schema: Schema, raw: bytes) -> None:
-    """A 422 now if ``raw`` holds a list longer than ``schema`` allows (``check_list_lengths``), read by
-    orjson: no hook per object and 4-5x the standard decoder's speed on a 64 KiB list of 21,000 items, so
-    such a body is refused in a few times a valid request's time. Anything orjson cannot read is left to
-    ``decode_json``, which says why (400)."""
+    """A 422 now if ``raw`` holds a list longer than ``schema`` allows (``check_list_lengths``). The body is
+    read by ``orjson.loads`` here, not by ``decode_json``: this check comes before the body's JSON faults
+    (``load_body``), and orjson keeps the last of a repeated key where ``decode_json`` refuses it. Anything
+    orjson cannot read is left to ``decode_json``, which says why (400)."""
     try:
         quick = orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -213,7 +232,11 @@ def _large(raw: bytes) -> bool:
 
 def load_body(schema: Schema) -> Any:
     """The request's JSON body loaded by ``schema``: 415 when not JSON, 400 when unparseable,
-    422 when nested too deep (``limits``) or (via the error handler) when it does not match."""
+    422 when nested too deep (``limits``) or (via the error handler) when it does not match.
+
+    A large body (``_large``) with a list past its maximum is answered that list's 422, whatever else is
+    wrong with it: a repeated key, ``NaN``, its depth. So its lists' lengths are checked before its JSON
+    fault is answered, and, when the fast path declines it, before anything else."""
     req = request._get_current_object()  # one proxy look-up for the reads below (Flask's documented way)
     if req.environ.get("CONTENT_TYPE") != "application/json":  # the usual header, or parse it
         if not req.is_json:
@@ -221,53 +244,22 @@ def load_body(schema: Schema) -> Any:
         if req.mimetype_params.get("charset", "utf-8").lower() not in ("utf-8", "utf8"):  # docs/rulings.md
             raise ApiProblem(415, "detail.charset")
     raw = read_body(req)
-    body = quick_json(raw)
-    if body is not None:
-        # The fast path first: it checks every list's length before reading its items (loading._length_first),
-        # and when it answers, no list is past its maximum; walking a 98-action record for its lists' lengths
-        # first cost as much as reading it (issue 15).
-        loaded = fast_load(schema, body)
-        if loaded is not None:  # shaped as the schema: never nested deeper than it (tests/api/test_loading.py)
-            return loaded
-        if _large(raw):
-            check_list_lengths(schema, body)
-    else:
+    try:
+        body = read_json(raw)
+    except ApiProblem:
         if _large(raw):
             refuse_long_lists(schema, raw)
-        body = decode_json(raw)
+        raise
+    # When the fast path answers, it answers what ``schema.load`` would (tests/api/test_loading.py): no list
+    # is past its maximum, and there is nothing to check first.
+    loaded = fast_load(schema, body)
+    if loaded is not None:  # shaped as the schema: never nested deeper than it (tests/api/test_loading.py)
+        return loaded
+    if _large(raw):
+        refuse_long_lists(schema, raw)
     check_json_depth(raw, body)
     check_list_lengths(schema, body)
     return schema.load(body)
-
-
-_DIGITS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))  # every digit a "0", the rest spaces
-_LONG_NUMBER = b"0" * 19  # 19 digits in a row (a regular expression took 30x as long on a 2 KiB body)
-
-
-def quick_json(raw: bytes) -> Any:
-    """The JSON value of ``raw`` read by orjson (3-4x the standard decoder with its hook per object), when it
-    is surely what ``decode_json`` answers; None when not sure, and ``decode_json`` decides. Not sure: any
-    escape (a ``\\u`` escape could spell a colon, see below; a request rarely has one, and looking for a
-    backslash runs at memchr's speed, 20x the search for the two bytes), an integer past 64 bits (orjson
-    reads it as a float; the standard decoder as an int), anything orjson refuses (``decode_json`` says why, or
-    reads what orjson cannot: a lone surrogate, ``1e400``), or a key given twice in an object. orjson keeps the last of
-    those silently; the standard decoder's hook refuses it (400). Every key brings one colon outside a
-    string, and without escapes the strings' colons are the same in ``raw`` and in the value written
-    back, so a key dropped shows as fewer colons written back."""
-    if b"\\" in raw:
-        return None
-    try:
-        body = orjson.loads(raw)
-        written = orjson.dumps(body)
-    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # the writer stops at 255 levels, the reader at 1024
-        return None
-    if written == raw:  # written back unchanged (a compact body, as most clients send): nothing was dropped,
-        return body  # and no number read as a float (orjson writes a float with "." or "e")
-    # An integer past 64 bits, read as a float, is written back as "1.8446744073709552e+19" (past 1e308 orjson
-    # refuses it): without a "+" (a byte found at memchr's speed) nothing was, and the digits need no look.
-    if b"+" in written and _LONG_NUMBER in raw.translate(_DIGITS):
-        return None
-    return body if written.count(b":") == raw.count(b":") else None
 
 
 def answer(body: Any, status: int = 200) -> Response:

@@ -6,7 +6,6 @@ Cards here include the joker ``JK`` (any letter case); the deck holds every spad
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response
@@ -82,81 +81,11 @@ class JokerThirteenScoredPlayer(StrictSchema):
     tail = joker_cards(Dun.TAIL.size, Dun.TAIL.size, required=True)
     hand = joker_cards(j13.HAND_SIZE, j13.HAND_SIZE, load_default=None)
 
-    def build(self, data: dict[str, Any]) -> Arrangement:
-        return Arrangement(data["head"], data["middle"], data["tail"], data["hand"])
-
-
-class ScoredPlayers(fields.List):
-    """A round's players: a list of ``JokerThirteenScoredPlayer`` with its own fast path
-    (service/api/loading.py), as Big Two's ``RecordActions``: the compiled reader cost about 2.7 us per
-    player (one generated call per object, one per card list, then ``build``'s dataclass); this reads the
-    four in one loop, with the sizes and card spellings the player's fields declare, and declines on
-    anything unusual, which ``Schema.load`` then reports."""
-
-    def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
-    ) -> Callable[[Any, Any], list[Arrangement]]:
-        declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
-        assert set(declared) == {"head", "middle", "tail", "hand"}, declared
-        sizes = []
-        for name in ("head", "middle", "tail", "hand"):
-            (length,) = declared[name].validators  # its Length, one size
-            assert type(declared[name]) is CardList and length.equal is not None, name
-            sizes.append(length.equal)
-        head_size, middle_size, tail_size, hand_size = sizes
-        assert (head_size, middle_size, tail_size) == (3, 5, 5), sizes  # the duns' cards are read spelled out
-        assert all(declared[name].required for name in ("head", "middle", "tail"))
-        assert not declared["hand"].required and declared["hand"].allow_none and declared["hand"].load_default is None
-        table = declared["head"].table
-        card = table.__getitem__
-        assert all(declared[name].table is declared["head"].table for name in declared)
-        # An arrangement built by its slots' own setters: the frozen dataclass's __init__ sets each field
-        # through object.__setattr__ (``build`` answers the same: tests/joker_thirteen/test_fast_paths.py).
-        new, set_head, set_middle, set_tail, set_hand = (Arrangement.__new__, Arrangement.head.__set__,  # type: ignore[attr-defined]
-            Arrangement.middle.__set__, Arrangement.tail.__set__, Arrangement.hand.__set__)  # type: ignore[attr-defined]  # fmt: skip
-
-        def read(value: Any, parent: Any) -> list[Arrangement]:
-            if type(value) is not list:  # (its length is checked before: loading._length_first)
-                raise decline
-            players = []
-            try:
-                for entry in value:
-                    if type(entry) is not dict:
-                        raise decline
-                    head, middle, tail = entry["head"], entry["middle"], entry["tail"]  # KeyError: one missing
-                    if len(entry) == 3:
-                        hand = None
-                    elif len(entry) == 4:
-                        hand = entry["hand"]  # KeyError: a key besides the four
-                        if hand is not None:
-                            if type(hand) is not list or len(hand) != hand_size:
-                                raise decline
-                            hand = list(map(card, hand))
-                    else:
-                        raise decline
-                    if (type(head) is not list or len(head) != head_size or type(middle) is not list
-                            or len(middle) != middle_size or type(tail) is not list or len(tail) != tail_size):  # fmt: skip
-                        raise decline
-                    player = new(Arrangement)
-                    # each dun's cards by a list display (two thirds of list(map(...))); KeyError: no such
-                    # spelling, TypeError: an entry that cannot be a key
-                    a, b, c = head
-                    set_head(player, [table[a], table[b], table[c]])
-                    a, b, c, d, e = middle
-                    set_middle(player, [table[a], table[b], table[c], table[d], table[e]])
-                    a, b, c, d, e = tail
-                    set_tail(player, [table[a], table[b], table[c], table[d], table[e]])
-                    set_hand(player, hand)
-                    players.append(player)
-            except (KeyError, TypeError):  # a key missing or unknown, no card, an unhashable value
-                raise decline from None
-            return players
-
-        return read
+    build = Arrangement
 
 
 class JokerThirteenRoundScoreRequest(StrictSchema):
-    players = ScoredPlayers(
+    players = fields.List(
         fields.Nested(JokerThirteenScoredPlayer), required=True, validate=validate.Length(equal=j13.PLAYERS)
     )
 

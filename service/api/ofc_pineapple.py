@@ -9,12 +9,11 @@ that named neither is exactly what it was before rule sets existed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response
-from marshmallow import ValidationError, fields, validate
+from marshmallow import fields, validate
 
 from service.api import texts
 from service.api.common import (
@@ -29,12 +28,13 @@ from service.api.common import (
     violation,
 )  # fmt: skip
 from service.api.heavy import heavy
+from service.api.schema import ExactValues, ListBoundBy
 from service.rules import fantasyland
 from service.rules import ofc_pineapple as ofc
-from service.rules.cards import DECK, Card, NotationProblem, card_texts
+from service.rules.cards import DECK, NotationProblem, card_texts
 from service.rules.games import GAMES, Game, find_game
 from service.rules.messages import Message
-from service.rules.ofc_pineapple import BOTTOM, MIDDLE, ROWS, TOP, Board, Fantasyland, MoveViolation, ProblemCode, Row
+from service.rules.ofc_pineapple import BOTTOM, MIDDLE, ROWS, TOP, Board, Fantasyland, MoveViolation, ProblemCode
 from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, RULE_SETS_KEPT, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
@@ -48,96 +48,25 @@ MAX_ACTIONS = 64  # a hand has at most 36 actions (4 players, 9 rounds); more is
 # --- schemas shared by every OFC game ------------------------------------------------------------------
 
 
-class RowsField(fields.Nested):
-    """A board or a placement: an object of the three rows, with its own fast path (service/api/loading.py).
-
-    The compiled reader makes a call per row and wraps each; a move's board and placement were most of
-    moves/validate's loading (issue 15). This reads the three rows in one call, with the sizes, defaults
-    and card spellings the nested schema declares, then its ``build``; it declines on anything else (a null,
-    an unknown key, another type, a row too long), which ``Schema.load`` then reports."""
-
-    def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
-    ) -> Callable[[Any, Any], Any]:
-        schema = self.schema
-        declared = schema.load_fields
-        assert list(declared) == ROW_NAMES and not self.many, declared
-        bounds = []
-        for field in declared.values():
-            (length,) = field.validators
-            assert type(length) is validate.Length and length.equal is None and not field.allow_none, field
-            assert field.required or field.load_default is list, field
-            bounds.append((length.min or 0, length.max))
-        (top_low, top_high), (middle_low, middle_high), (bottom_low, bottom_high) = bounds
-        required = [field.required for field in declared.values()]
-        assert len(set(required)) == 1, declared  # every row required, or none (each then defaults to none)
-        every_row = required[0]
-        card = declared["top"].table.__getitem__  # type: ignore[attr-defined]
-        assert all(field.table is declared["top"].table for field in declared.values())  # type: ignore[attr-defined]
-        of_rows = schema.of_rows  # type: ignore[attr-defined]  # what its build makes of the rows
-
-        def read(value: Any, _parent: Any) -> Any:
-            if type(value) is not dict:
-                raise decline
-            top, middle, bottom = value.get("top"), value.get("middle"), value.get("bottom")
-            # a null row, or a key besides the rows, leaves fewer rows found than keys
-            found = (top is not None) + (middle is not None) + (bottom is not None)
-            if found != len(value) or (every_row and found != 3):
-                raise decline
-            try:
-                if top is None:
-                    top = ()
-                elif type(top) is not list or not top_low <= len(top) <= top_high:
-                    raise decline
-                if middle is None:
-                    middle = ()
-                elif type(middle) is not list or not middle_low <= len(middle) <= middle_high:
-                    raise decline
-                if bottom is None:
-                    bottom = ()
-                elif type(bottom) is not list or not bottom_low <= len(bottom) <= bottom_high:
-                    raise decline
-                # one or two cards (a row's usual share of a deal, or of a board early on) without map, which
-                # costs twice the indexings for one or two items (callgrind: 2,600 instructions against 1,300)
-                return of_rows((
-                    () if not top else (card(top[0]),) if len(top) == 1
-                    else (card(top[0]), card(top[1])) if len(top) == 2 else tuple(map(card, top)),
-                    () if not middle else (card(middle[0]),) if len(middle) == 1
-                    else (card(middle[0]), card(middle[1])) if len(middle) == 2 else tuple(map(card, middle)),
-                    () if not bottom else (card(bottom[0]),) if len(bottom) == 1
-                    else (card(bottom[0]), card(bottom[1])) if len(bottom) == 2 else tuple(map(card, bottom)),
-                ))  # fmt: skip
-            except (KeyError, TypeError):  # no spelling of a card, an unhashable value
-                raise decline from None
-
-        return read
-
-
-_new_board = partial(tuple.__new__, Board)
-"""A board from its three rows given as one tuple, in C (Board's own constructor is a Python call)."""
+def card_row(low: int, high: int, **kwargs: Any) -> fields.List:
+    """A row of a board or a placement: its cards as a tuple, as ``Board`` and ``Action`` hold them."""
+    return card_list(low, high, container=tuple, **kwargs)
 
 
 class CompleteBoard(StrictSchema):
-    top = card_list(3, 3, required=True)
-    middle = card_list(5, 5, required=True)
-    bottom = card_list(5, 5, required=True)
+    top = card_row(3, 3, required=True)
+    middle = card_row(5, 5, required=True)
+    bottom = card_row(5, 5, required=True)
 
-    # what the three rows make, given as one tuple of tuples (RowsField's fast path calls it directly)
-    of_rows = staticmethod(_new_board)
-
-    def build(self, data: dict[str, Any]) -> Board:
-        return self.of_rows((tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"])))
+    build = Board
 
 
 class PartialBoard(StrictSchema):
-    top = card_list(0, 3, load_default=list)
-    middle = card_list(0, 5, load_default=list)
-    bottom = card_list(0, 5, load_default=list)
+    top = card_row(0, 3, load_default=())
+    middle = card_row(0, 5, load_default=())
+    bottom = card_row(0, 5, load_default=())
 
-    of_rows = staticmethod(_new_board)
-
-    def build(self, data: dict[str, Any]) -> Board:
-        return self.of_rows((tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"])))
+    build = Board
 
 
 class BoardInPlay(PartialBoard):
@@ -148,28 +77,19 @@ class BoardInPlay(PartialBoard):
 
 class Placement(StrictSchema):
     """Each row holds at most what a deal can (17 cards), not what the row can: a row placed too full is a
-    rule broken (``row_overflow``, a 200 violation), not a malformed request (ruling S2)."""
+    rule broken (``row_overflow``, a 200 violation), not a malformed request (ruling S2). Loaded as the
+    rules core takes a placement: a dict of each ``Row`` (its ``attribute``) to its cards."""
 
-    top = card_list(0, MAX_DEALT, load_default=list)
-    middle = card_list(0, MAX_DEALT, load_default=list)
-    bottom = card_list(0, MAX_DEALT, load_default=list)
-
-    @staticmethod
-    def of_rows(rows: tuple[tuple, tuple, tuple]) -> dict[Row, tuple]:
-        # every row is there (each defaults to no cards): one dict display, no loop and no Row(name)
-        top, middle, bottom = rows
-        return {TOP: top, MIDDLE: middle, BOTTOM: bottom}
-
-    def build(self, data: dict[str, Any]) -> dict[Row, tuple]:
-        return self.of_rows((tuple(data["top"]), tuple(data["middle"]), tuple(data["bottom"])))
+    top = card_row(0, MAX_DEALT, load_default=(), attribute=TOP)
+    middle = card_row(0, MAX_DEALT, load_default=(), attribute=MIDDLE)
+    bottom = card_row(0, MAX_DEALT, load_default=(), attribute=BOTTOM)
 
 
 class FantasylandState(StrictSchema):
     active = StrictBoolean(required=True)
     cards = StrictInteger(allow_none=True, load_default=None, validate=validate.OneOf(FANTASYLAND_SIZES))
 
-    def build(self, data: dict[str, Any]) -> Fantasyland:
-        return Fantasyland(data["active"], data["cards"])
+    build = Fantasyland
 
 
 _NOT_IN_FANTASYLAND = Fantasyland()
@@ -201,66 +121,7 @@ class ScoredPlayer(StrictSchema):
     board = fields.Nested(CompleteBoard, required=True)
     fantasyland = fantasyland_field()
 
-    def build(self, data: dict[str, Any]) -> ofc.Seat:
-        return ofc.Seat(data["board"], data["fantasyland"])
-
-    def fast_item(
-        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
-    ) -> Callable[[Any, Any], ofc.Seat]:
-        """service/api/loading.py's reader of one seat, in one call: the compiled one costs a call per object
-        and per card list (hands/score's loading was a third of the request, issue 15). It reads the board's
-        rows with the sizes and card spellings they declare, the Fantasyland state with its own compiled
-        reader, and declines on anything else (an unknown key, a null, another type), which ``load`` reports."""
-        declared = self.load_fields
-        assert set(declared) == {"board", "fantasyland"}, declared
-        rows = declared["board"].schema.load_fields  # type: ignore[attr-defined]
-        assert list(rows) == ROW_NAMES, rows
-        sizes = []
-        for field in rows.values():
-            (length,) = field.validators
-            assert type(length) is validate.Length and length.min == length.max and length.equal is None, length
-            sizes.append(length.min)
-        top_size, middle_size, bottom_size = sizes
-        assert sizes == [3, 5, 5], sizes  # the rows are read by unpacking below
-        card = rows["top"].table.__getitem__  # type: ignore[attr-defined]
-        assert all(field.table is rows["top"].table for field in rows.values())  # type: ignore[attr-defined]
-        state_field = declared["fantasyland"]
-        state, no_state = reader_of(state_field), state_field.load_default
-        assert not state_field.allow_none and callable(no_state)
-        # a board and a seat built by tuple.__new__, not their NamedTuple constructors (a Python call each)
-        new, board_type, seat_type = tuple.__new__, Board, ofc.Seat
-
-        def read(entry: Any, _parent: Any) -> ofc.Seat:
-            if type(entry) is not dict:
-                raise decline
-            try:
-                board = entry["board"]
-                if len(entry) == 1:
-                    fantasyland = no_state()
-                elif len(entry) == 2 and entry["fantasyland"] is not None:
-                    fantasyland = state(entry["fantasyland"], entry)
-                else:
-                    raise decline
-                if type(board) is not dict or len(board) != 3:
-                    raise decline
-                top, middle, bottom = board["top"], board["middle"], board["bottom"]
-                if (
-                    type(top) is not list or type(middle) is not list or type(bottom) is not list
-                    or len(top) != top_size or len(middle) != middle_size or len(bottom) != bottom_size
-                ):  # fmt: skip
-                    raise decline
-                # each card by its own look-up: tuple(map()) of 3 and 5 cards costs 1,100 and 800 instructions more
-                a, b, c = top
-                top = (card(a), card(b), card(c))
-                a, b, c, d, e = middle
-                middle = (card(a), card(b), card(c), card(d), card(e))
-                a, b, c, d, e = bottom
-                bottom = (card(a), card(b), card(c), card(d), card(e))
-                return new(seat_type, (new(board_type, (top, middle, bottom)), fantasyland))
-            except (KeyError, TypeError):  # a key missing or unknown, no spelling of a card, an unhashable value
-                raise decline from None
-
-        return read
+    build = ofc.Seat
 
 
 class RecordPlayer(StrictSchema):
@@ -284,216 +145,28 @@ SHARED_SCHEMAS = [
 # --- schemas of one game: its rule sets bound the rest ------------------------------------------------
 
 
-class PlayerList(fields.List):
-    """The players of a hand: as many as the rule set the request names allows (the default's when it names
-    none or one the game lacks), checked once the list has loaded, as a length validator would, with its
-    message; the declared bound is the widest of the game's rule sets (the contract's)."""
-
-    def __init__(self, inner: fields.Field, rule_sets: dict[str, OfcRules], default: OfcRules, **kwargs: Any):
-        widest = validate.Length(
-            min=min(r.players[0] for r in rule_sets.values()), max=max(r.players[1] for r in rule_sets.values())
-        )
-        super().__init__(inner, validate=widest, **kwargs)
-        # Each rule set's (low, high) players, read by the fast path; the validators for Schema.load from them.
-        self.bounds = {name: rules.players for name, rules in rule_sets.items()}
-        self.default_bounds = default.players
-        self.checks = {name: self._length(bounds) for name, bounds in self.bounds.items()}
-        self.default_check = self._length(self.default_bounds)
-
-    @staticmethod
-    def _length(bounds: tuple[int, int]) -> validate.Length:
-        low, high = bounds
-        return validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
-        loaded = super()._deserialize(value, attr, data, **kwargs)
-        self._check_for(data)(loaded)
-        return loaded
-
-    def _check_for(self, data: Any) -> validate.Length:
-        named = data.get("rule_set") if isinstance(data, dict) else None
-        return self.checks.get(named, self.default_check) if type(named) is str else self.default_check
-
-    def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
-    ) -> Callable[[Any, Any], list[Any]]:
-        """service/api/loading.py's reader: the rule set's bound on the players (or decline), then the items'
-        own reader. It checks the field's validator too (``fast_reader_validates``): every rule set's bound
-        lies within the widest, so the rule set's alone decides, as two plain comparisons, before any item
-        is read (a length validator called, and the widest checked twice by loading.py's wrappers, cost
-        more than reading a seat)."""
-        inner = self.inner
-        schema = getattr(inner, "schema", None)  # a list of objects: the object's own reader when it has one
-        item = schema.fast_item(reader_of, decline) if hasattr(schema, "fast_item") else reader_of(inner)
-        (widest,) = self.validators
-        bounds, default = self.bounds, self.default_bounds
-        assert all(widest.min <= low <= high <= widest.max for low, high in (*bounds.values(), default))  # type: ignore[attr-defined]
-
-        def read(value: Any, parent: Any) -> list[Any]:
-            if type(value) is not list:
-                raise decline
-            named = parent.get("rule_set") if type(parent) is dict else None  # parent: the request's object
-            low, high = bounds.get(named, default) if type(named) is str else default
-            if not low <= len(value) <= high:
-                raise decline
-            return [item(element, parent) for element in value]
-
-        return read
-
-    fast_reader_validates = True
-
-
-class RecordActions(fields.List):
-    """A hand record's actions: a list of ``RecordAction`` with its own fast path (service/api/loading.py).
-
-    The compiled reader costs a call per object and per card list and a wrapper per validated field, about
-    3.5 us per action: loading a 15-action record cost 0.75 of the rules that answer it (issue 15). This
-    reads the whole list in one loop, with the bounds, defaults and card spellings the action's fields
-    declare, and declines on anything unusual (a null, an unknown or missing key, another type, a list too
-    long), which ``Schema.load`` then reports."""
-
-    def fast_reader(
-        self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
-    ) -> Callable[[Any, Any], list[ofc.Action]]:
-        declared = self.inner.schema.load_fields  # type: ignore[attr-defined]
-        assert list(declared) == ["seat", "dealt", "placement", "discard"], declared
-        seat_field, dealt_field, placement_field, discard_field = declared.values()
-        assert seat_field.required and dealt_field.required and placement_field.required
-        assert not any(field.allow_none for field in declared.values()) and discard_field.load_default is list
-        (seats,) = seat_field.validators  # its Range
-        assert type(seats) is validate.Range and seats.min_inclusive and seats.max_inclusive
-        low, high = seats.min, seats.max
-        bounds = []
-        for field in (dealt_field, discard_field, *placement_field.schema.load_fields.values()):  # type: ignore[attr-defined]
-            (length,) = field.validators
-            assert type(length) is validate.Length and length.equal is None and length.max is not None, field
-            bounds.append((length.min or 0, length.max))
-            assert field.table is dealt_field.table  # type: ignore[attr-defined]
-        (dealt_low, dealt_high), (_, discard_high), *row_bounds = bounds
-        assert bounds[1][0] == 0 and all(b == row_bounds[0] for b in row_bounds) and row_bounds[0][0] == 0
-        row_high = row_bounds[0][1]
-        assert list(placement_field.schema.load_fields) == ROW_NAMES  # type: ignore[attr-defined]
-        card = dealt_field.table.__getitem__  # type: ignore[attr-defined]
-        of_rows = placement_field.schema.of_rows  # type: ignore[attr-defined]  # what its build makes of the rows
-        # The loop below builds the placement as of_rows does, inline (a call per action less): the same dict
-        assert of_rows(((), (), ())) == {TOP: (), MIDDLE: (), BOTTOM: ()} and list(of_rows(((), (), ()))) == list(ROWS)
-        new_action, action_fields, no_cards = tuple.__new__, ofc.Action, ()
-
-        def read(value: Any, _parent: Any) -> list[ofc.Action]:
-            if type(value) is not list:
-                raise decline
-            actions = []
-            append = actions.append
-            try:
-                for entry in value:
-                    if type(entry) is not dict:
-                        raise decline
-                    # seat, dealt and placement are required: with them, three keys are all there is, and a
-                    # fourth must be the discard (KeyError otherwise)
-                    size = len(entry)
-                    seat, dealt, placed = entry["seat"], entry["dealt"], entry["placement"]
-                    if size == 3:
-                        discard: tuple[Card, ...] = no_cards
-                    elif size == 4:
-                        discard = entry["discard"]
-                        if type(discard) is not list or len(discard) > discard_high:
-                            raise decline
-                        discard = (card(discard[0]),) if len(discard) == 1 else tuple(map(card, discard))
-                    else:
-                        raise decline
-                    if (
-                        type(seat) is not int or not low <= seat <= high
-                        or type(dealt) is not list or not dealt_low <= len(dealt) <= dealt_high
-                        or type(placed) is not dict
-                    ):  # fmt: skip
-                        raise decline
-                    top, middle, bottom = placed.get("top"), placed.get("middle"), placed.get("bottom")
-                    # a null row, or a key besides the rows, leaves fewer rows found than keys; each row found
-                    # is a list within the bound (cards_of's checks, inline: three calls per action less). One
-                    # card (the usual discard, a row's usual share of a deal) is read without map, which costs
-                    # twice an indexing for a single item (callgrind: 2,300 instructions against 1,000)
-                    found = 0
-                    if top is None:
-                        top = no_cards
-                    elif type(top) is not list or len(top) > row_high:
-                        raise decline
-                    else:
-                        found = 1
-                        top = (
-                            (card(top[0]),) if len(top) == 1
-                            else (card(top[0]), card(top[1])) if len(top) == 2 else tuple(map(card, top))
-                        )  # fmt: skip
-                    if middle is None:
-                        middle = no_cards
-                    elif type(middle) is not list or len(middle) > row_high:
-                        raise decline
-                    else:
-                        found += 1
-                        middle = (
-                            (card(middle[0]),) if len(middle) == 1
-                            else (card(middle[0]), card(middle[1])) if len(middle) == 2 else tuple(map(card, middle))
-                        )  # fmt: skip
-                    if bottom is None:
-                        bottom = no_cards
-                    elif type(bottom) is not list or len(bottom) > row_high:
-                        raise decline
-                    else:
-                        found += 1
-                        bottom = (
-                            (card(bottom[0]),) if len(bottom) == 1
-                            else (card(bottom[0]), card(bottom[1])) if len(bottom) == 2 else tuple(map(card, bottom))
-                        )  # fmt: skip
-                    if found != len(placed):
-                        raise decline
-                    rows = {TOP: top, MIDDLE: middle, BOTTOM: bottom}
-                    # the usual deal of three cards by three look-ups (tuple(map()) costs 1,100 instructions more)
-                    if len(dealt) == 3:
-                        dealt = (card(dealt[0]), card(dealt[1]), card(dealt[2]))
-                    else:
-                        dealt = tuple(map(card, dealt))
-                    append(new_action(action_fields, (seat, dealt, rows, discard)))
-            except (KeyError, TypeError):  # a key missing or unknown, no spelling of a card, an unhashable value
-                raise decline from None
-            return actions
-
-        return read
-
-
-def _round_field(game: Game) -> type[fields.Field]:
+def round_field(game: Game, **kwargs: Any) -> fields.Field:
+    """A round of a normal hand (1 to the game's number of rounds) or, in a game with Fantasyland,
+    ``"fantasyland"`` for a Fantasyland player's single set."""
     rounds = max(r.rules.rounds for r in game.rule_sets)
     fantasyland = any(r.rules.has_fantasyland for r in game.rule_sets)
-    case = ofc.round_case(game.default.rules)
+    values = {int: range(1, rounds + 1), str: frozenset([ofc.FANTASYLAND_ROUND] if fantasyland else [])}
+    refused = texts.SchemaMessage.of(Message(ofc.DOMAIN, "invalid_round", ofc.round_case(game.default.rules)))
+    return ExactValues(values, refused, **kwargs)
 
-    class RoundField(fields.Field):
-        """A round of a normal hand (1 to the game's number of rounds) or, in a game with Fantasyland,
-        ``"fantasyland"`` for a Fantasyland player's single set."""
 
-        def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int | str:
-            if (fantasyland and value == ofc.FANTASYLAND_ROUND) or (type(value) is int and 1 <= value <= rounds):
-                return value
-            raise ValidationError(texts.SchemaMessage.of(Message(ofc.DOMAIN, "invalid_round", case)))
-
-        def fast_reader(
-            self, reader_of: Callable[[fields.Field], Any], decline: type[Exception]
-        ) -> Callable[[Any, Any], Any]:
-            """service/api/loading.py's reader: what ``_deserialize`` takes, without marshmallow's call chain."""
-
-            def read(value: Any, _parent: Any) -> int | str:
-                if (fantasyland and value == ofc.FANTASYLAND_ROUND) or (type(value) is int and 1 <= value <= rounds):
-                    return value  # type: ignore[no-any-return]
-                raise decline
-
-            return read
-
-    return RoundField
+def players_field(game: Game, inner: fields.Field) -> fields.Field:
+    """The players of a hand: as many as the rule set the request names allows (the default's when it names
+    none or one the game lacks); the declared bound is the widest of the game's rule sets (the contract's)."""
+    bounds = {r.id: r.rules.players for r in game.rule_sets}
+    widest = validate.Length(min=min(low for low, _ in bounds.values()), max=max(high for _, high in bounds.values()))
+    return ListBoundBy(inner, ("rule_set", bounds, game.default.rules.players), validate=widest, required=True)
 
 
 def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
     """The top-level request schemas of ``game`` (and the ones its bounds change), named ``prefix`` + name."""
     rule_sets: dict[str, OfcRules] = {r.id: r.rules for r in game.rule_sets}
-    default = game.default.rules
     most = max(rules.players[1] for rules in rule_sets.values())
-    round_field = _round_field(game)
 
     def rule_set() -> fields.Field:
         return fields.String(validate=validate.OneOf(list(rule_sets)))
@@ -501,19 +174,16 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
     def royalties() -> fields.Field:
         return fields.Nested(RoyaltyTables)
 
-    def players(inner: fields.Field) -> fields.Field:
-        return PlayerList(inner, rule_sets, default, required=True)
-
     def schema(name: str, base: type, **declared: Any) -> type[StrictSchema]:
         return type(prefix + name, (base,), declared)
 
     record_action = schema(
         "RecordAction", StrictSchema,
         seat=StrictInteger(required=True, validate=validate.Range(0, most - 1)),
-        dealt=card_list(1, MAX_DEALT, required=True),
-        placement=RowsField(Placement, required=True),
-        discard=card_list(0, MAX_DEALT, load_default=list),
-        build=lambda self, d: ofc.Action(d["seat"], tuple(d["dealt"]), d["placement"], tuple(d["discard"])),
+        dealt=card_row(1, MAX_DEALT, required=True),
+        placement=fields.Nested(Placement, required=True),
+        discard=card_row(0, MAX_DEALT, load_default=()),
+        build=ofc.Action,
     )  # fmt: skip
     return {
         "RowEvaluateRequest": schema(
@@ -528,24 +198,24 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
         ),
         "BoardEvaluateRequest": schema(
             "BoardEvaluateRequest", StrictSchema,
-            board=RowsField(CompleteBoard, required=True), fantasyland=fantasyland_field(), rule_set=rule_set(), royalties=royalties(),
+            board=fields.Nested(CompleteBoard, required=True), fantasyland=fantasyland_field(), rule_set=rule_set(), royalties=royalties(),
         ),
         "MoveValidateRequest": schema(
             "MoveValidateRequest", StrictSchema,
-            board=RowsField(PartialBoard, required=True), round=round_field(required=True),
-            dealt=card_list(1, MAX_DEALT, required=True), placement=RowsField(Placement, required=True),
+            board=fields.Nested(PartialBoard, required=True), round=round_field(game, required=True),
+            dealt=card_list(1, MAX_DEALT, required=True), placement=fields.Nested(Placement, required=True),
             discard=card_list(0, MAX_DEALT, load_default=list), seen=card_list(0, 52, load_default=list), rule_set=rule_set(),
         ),
         "HandScoreRequest": schema(
             "HandScoreRequest", StrictSchema,
-            players=players(fields.Nested(ScoredPlayer)), rule_set=rule_set(), royalties=royalties(),
+            players=players_field(game, fields.Nested(ScoredPlayer)), rule_set=rule_set(), royalties=royalties(),
         ),
         "RecordAction": record_action,
         "HandValidateRequest": schema(
             "HandValidateRequest", StrictSchema,
             dealer=StrictInteger(required=True, validate=validate.Range(0, most - 1)),
-            players=players(fields.Nested(RecordPlayer)),
-            actions=RecordActions(fields.Nested(record_action), required=True, validate=validate.Length(max=MAX_ACTIONS)),
+            players=players_field(game, fields.Nested(RecordPlayer)),
+            actions=fields.List(fields.Nested(record_action), required=True, validate=validate.Length(max=MAX_ACTIONS)),
             rule_set=rule_set(), royalties=royalties(),
         ),
     }  # fmt: skip

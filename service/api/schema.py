@@ -5,6 +5,7 @@ these declarations, so there is one description of each request shape besides ``
 
 from __future__ import annotations
 
+from collections.abc import Callable, Container
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate
@@ -29,6 +30,7 @@ class CardField(fields.Field):
         pattern = CARD_OR_JOKER_PATTERN if jokers else CARD_PATTERN
         super().__init__(metadata={"pattern": pattern}, **kwargs)
         self.jokers = jokers
+        self.table = CARD_OR_JOKER_BY_TEXT if jokers else CARD_BY_TEXT  # every spelling it takes, and its card
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Card:
         try:
@@ -38,23 +40,69 @@ class CardField(fields.Field):
 
 
 class CardList(fields.List):
-    """A list of cards. Valid lists (the common case) are read with one dictionary look-up per card
-    (``cards.read_cards``); any problem falls back to the item-by-item path, which reports each bad entry
-    at its index."""
+    """A list of cards, loaded as a list or, with ``container=tuple``, as a tuple (a board's row, an
+    action's cards: what the rules core's value objects hold). Valid lists (the common case) are read with
+    one dictionary look-up per card (``cards.read_cards``); any problem falls back to the item-by-item
+    path, which reports each bad entry at its index."""
 
-    def __init__(self, inner: CardField, **kwargs: Any):
+    def __init__(self, inner: CardField, *, container: type = list, **kwargs: Any):
         super().__init__(inner, **kwargs)
-        self.table = CARD_OR_JOKER_BY_TEXT if inner.jokers else CARD_BY_TEXT  # the fast path's (loading.py)
+        self.table = inner.table
+        self.container = container
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Card]:
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         cards = read_cards(value, jokers=self.inner.jokers)  # type: ignore[attr-defined]
-        if cards is not None:
-            return cards
-        return super()._deserialize(value, attr, data, **kwargs)
+        if cards is None:
+            cards = super()._deserialize(value, attr, data, **kwargs)
+        return cards if self.container is list else self.container(cards)
 
 
 def card_list(min_items: int, max_items: int, *, jokers: bool = False, **kwargs: Any) -> fields.List:
     return CardList(CardField(jokers=jokers), validate=validate.Length(min=min_items, max=max_items), **kwargs)
+
+
+def length(low: int, high: int) -> validate.Length:
+    """A Length validator of ``low`` to ``high`` items (exactly ``low`` when they are equal)."""
+    return validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
+
+
+class ListBoundBy(fields.List):
+    """A list whose bounds depend on a sibling field: ``bounds_by`` is (the sibling's key, {its value:
+    (fewest, most)}, the bounds when it is absent or names none of them), as the players of a hand depend on
+    the rule set the request names. Checked once the list has loaded, with a Length validator's message;
+    the declared Length validator (the widest bounds, the contract's) is checked as any field's."""
+
+    def __init__(
+        self, inner: fields.Field, bounds_by: tuple[str, dict[str, tuple[int, int]], tuple[int, int]], **kwargs: Any
+    ):
+        super().__init__(inner, **kwargs)
+        self.bounds_by = bounds_by
+        _, bounds, default = bounds_by
+        self._lengths = {value: length(*bound) for value, bound in bounds.items()}
+        self._default_length = length(*default)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+        loaded = super()._deserialize(value, attr, data, **kwargs)
+        named = data.get(self.bounds_by[0]) if isinstance(data, dict) else None
+        check = self._lengths.get(named, self._default_length) if type(named) is str else self._default_length
+        check(loaded)
+        return loaded
+
+
+class ExactValues(fields.Field):
+    """A JSON value among declared ones, by exact type: ``values`` maps a type to the values of it taken
+    (``{int: range(1, 6), str: {"fantasyland"}}``: no ``true`` for 1, no ``1.0``); anything else is refused
+    with ``message``."""
+
+    def __init__(self, values: dict[type, Container[Any]], message: Any, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.values = values
+        self.message = message
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if value in self.values.get(type(value), ()):
+            return value
+        raise ValidationError(self.message)
 
 
 class StrictSchema(Schema):
@@ -69,12 +117,14 @@ class StrictSchema(Schema):
 
     error_messages = texts.schema_errors()  # "Unknown field.", "Invalid input type.", with their keys
 
-    def build(self, data: dict[str, Any]) -> Any:
-        return data
+    build: Callable[..., Any] | None = None
+    """What the loaded fields make, given each by its name: a value object's own constructor, whose
+    parameters are the fields (``build = Board``), or a static function of them; None (the default) leaves
+    the dict of the fields as loaded."""
 
     @post_load
     def _build(self, data: dict[str, Any], **kwargs: Any) -> Any:
-        return self.build(data)
+        return data if self.build is None else self.build(**data)
 
 
 class StrictBoolean(fields.Boolean):

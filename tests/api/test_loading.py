@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import copy
 import importlib
-import json
 from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields
 
-from service.api.common import decode_json, quick_json
 from service.api.limits import MAX_JSON_DEPTH
-from service.api.loading import fast_load
-from service.api.schema import CardField
+from service.api.loading import fast_load, inlined
+from service.api.schema import CardField, ExactValues
 from service.rules.games import GAMES
 from tests.conftest import ROOT
 
@@ -134,7 +132,31 @@ def test_build_is_the_only_hook_of_a_request_schema():
         assert hooks == {("post_load", "_build")}, name
 
 
-SCALAR_FIELDS = (CardField, fields.String, fields.Integer, fields.Boolean, fields.Float)
+def fields_within(schema: Schema) -> list[fields.Field]:
+    """Every field of ``schema``, of the schemas it nests and of their lists' items."""
+    found = []
+    for field in schema.load_fields.values():
+        while True:
+            found.append(field)
+            if not isinstance(field, fields.List):
+                break
+            field = field.inner
+        if isinstance(field, fields.Nested):
+            found += fields_within(field.schema)
+    return found
+
+
+def test_the_compiled_reader_reads_every_field_of_every_request_schema_itself():
+    """It is the only fast path: no field is left to its own ``deserialize`` (a shape it was not taught), and
+    no schema or field brings a reader of its own."""
+    for name, schema_class in SCHEMA_BY_NAME.items():
+        assert not hasattr(schema_class, "fast_item"), name
+        for field in fields_within(schema_class()):
+            assert inlined(field), f"{name}: {field!r}"
+            assert not hasattr(field, "fast_reader"), f"{name}: {field!r}"
+
+
+SCALAR_FIELDS = (CardField, fields.String, fields.Integer, fields.Boolean, fields.Float, ExactValues)
 
 
 def declared_depth(node: Any) -> int:
@@ -145,7 +167,7 @@ def declared_depth(node: Any) -> int:
         return declared_depth(node.schema)
     if isinstance(node, fields.List):
         return 1 + declared_depth(node.inner)
-    if isinstance(node, SCALAR_FIELDS) or type(node).__name__ == "RoundField":  # an int or "fantasyland"
+    if isinstance(node, SCALAR_FIELDS):  # (ExactValues: the OFC round, an int or "fantasyland")
         return 0
     raise AssertionError(f"{type(node).__name__}: say how deep a value of this field may nest")
 
@@ -155,54 +177,3 @@ def test_what_a_request_schema_takes_is_never_nested_too_deep():
     no deeper than the schema does, which is far within the limit."""
     depths = {name: declared_depth(schema_class()) for name, schema_class in SCHEMA_BY_NAME.items()}
     assert max(depths.values()) <= 8 < MAX_JSON_DEPTH, depths
-
-
-def json_texts() -> st.SearchStrategy[str]:
-    """JSON texts as a client may write them: odd spacing, repeated keys, escapes, long numbers, colons."""
-    keys = st.sampled_from(["a", "b", "cards", "x:y", "é", '\\"q', "\\u003a", "\\u0061"])
-    scalars = st.one_of(
-        st.integers(-(10**25), 10**25).map(str),
-        st.floats(allow_nan=False, allow_infinity=False).map(repr),
-        st.sampled_from(['"Ah"', '"::"', '"\\u003a"', '"\\ud800"', '"\\n"', "true", "null", "1e400", "-0", "NaN"]),
-    )
-
-    def containers(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-        space = st.sampled_from(["", " ", "\n", "\t"])
-        arrays = st.builds(lambda items, s: "[" + f",{s}".join(items) + "]", st.lists(inner, max_size=4), space)
-        objects = st.builds(
-            lambda pairs, s: "{" + f",{s}".join(f'"{k}"{s}:{s}{v}' for k, v in pairs) + "}",
-            st.lists(st.tuples(keys, inner), max_size=4),
-            space,
-        )
-        return arrays | objects
-
-    return st.recursive(scalars, containers, max_leaves=12)
-
-
-@settings(max_examples=500)
-@given(text=json_texts())
-def test_the_quick_json_reading_is_the_standard_one_or_declines(text):
-    raw = text.encode()
-    quick = quick_json(raw)
-    if quick is None:
-        return
-    assert quick == decode_json(raw)
-    assert repr(quick) == repr(decode_json(raw))  # the same types too (1 and 1.0, -0.0)
-
-
-def test_quick_json_declines_each_case_it_cannot_vouch_for():
-    for text in ('{"a":1,"a":2}', '{"a":[{"b":1,"b":1}]}', '{"a":"x","a":"\\u003a"}', '{"n":12345678901234567890123}',
-                 "[1e400]", '"\\ud800"', "NaN", "[1,]", "[" * 300 + "]" * 300):  # fmt: skip
-        assert quick_json(text.encode()) is None, text
-    assert quick_json(b'{"a": "b:c", "d": [1, -0.5]}') == {"a": "b:c", "d": [1, -0.5]}
-    # integers past 64 bits, compact or spaced, with or without a "+" elsewhere; those within 64 bits are ints
-    for text in ("[18446744073709551616]", "[-9223372036854775809]", '{"n": 18446744073709551616}',
-                 '{"s": "a+b", "n": [-9223372036854775809]}', "[1" + "0" * 30 + "]"):  # fmt: skip
-        assert quick_json(text.encode()) is None, text
-    for text in ("[18446744073709551615]", "[-9223372036854775808]", '{"s": "a+b", "n": [1, 2]}',
-                 '{"n": 1.5, "m": 12345678901234567890}'):  # fmt: skip
-        assert repr(quick_json(text.encode())) == repr(decode_json(text.encode())), text
-    # any escape at all is the standard decoder's to read (looking for one byte is the cheap look)
-    for text in ('{"a":"x\\n"}', '{"a":"\\"b"}', '{"a\\/":1}'):
-        assert quick_json(text.encode()) is None, text
-        assert decode_json(text.encode()) == json.loads(text)
