@@ -34,15 +34,15 @@ test-tools:
 test: $(VENV)/.test-deps test-tools
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
-# ruff's lint rules on the code and mypy (strict) on the rules core; both configured in pyproject.toml.
+# ruff's lint rules on the code and mypy (strict) on all of service/; both configured in pyproject.toml.
 lint: $(VENV)/.test-deps
 	$(VENV)/bin/ruff check service tests bench scripts
 	$(VENV)/bin/ruff format --check service tests bench scripts
 	$(VENV)/bin/mypy
 
-# The Simplified Chinese catalog, service/rules/messages.zh-CN.json, regenerated from the zh-TW texts (OpenCC,
+# The Simplified Chinese catalogs, the messages.zh-CN.json files, regenerated from the zh-TW texts (OpenCC,
 # then the reviewed terms in scripts/zh-cn-terms.toml); run it after adding or changing a catalog text and
-# review the entries it prints. The suite fails while the file is not current.
+# review the entries it prints. The suite fails while a file is not current.
 zh-cn: $(VENV)/.test-deps
 	$(PY) scripts/build-zh-cn
 

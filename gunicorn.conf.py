@@ -57,7 +57,7 @@ workers = _env_int("WEB_CONCURRENCY", _cores())
 # worker takes down small. Run as the subclass in service/gunicorn_worker.py, which restores what sync
 # does better: a request running past `timeout` is cut off, and SIGTERM refuses new connections at once.
 #
-# Hostile clients (issue 10, bench/attack.py, figures in bench/README.md): gunicorn's gthread reads a
+# Hostile clients (bench/attack.py, figures in bench/README.md): gunicorn's gthread reads a
 # request on a thread, blocking, with no deadline for the headers or the body, so 500 partial-header, 500
 # idle or 50 slow-body connections held open took the normal workload to 0 req/s and /healthz to its 5 s
 # probe time-out. The worker below reads every request whole in its main loop, without blocking, under

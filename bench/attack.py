@@ -1,4 +1,4 @@
-"""Hostile clients against gunicorn with the project's gunicorn.conf.py (issue 10), each row beside an
+"""Hostile clients against gunicorn with the project's gunicorn.conf.py, each row beside an
 unattacked baseline measured in the same run. Run: ``.venv/bin/python bench/attack.py`` (about 4 min;
 ``--seconds`` per row, ``--worker-class gthread`` for gunicorn's stock worker: the "before").
 
@@ -274,8 +274,9 @@ def timed_posts(port: int, path: str, body: bytes, language: str, count: int) ->
 
 
 def normal_load(endpoint: Endpoint, rounds: int, seconds: float) -> None:
-    """The unattacked workload on this worker and on gunicorn's stock gthread (how the worker read requests
-    before issue 10), both servers up, in alternating rounds so the machine's drift hits both alike."""
+    """The unattacked workload on this worker and on gunicorn's stock gthread (which does not read a request
+    whole under deadlines before a thread takes it), both servers up, in alternating rounds so the
+    machine's drift hits both alike."""
     with GunicornServer(workers=2) as ours, GunicornServer(workers=2, worker_class="gthread") as stock:
         heading(f"Normal load: {ours.worker_class} against gthread, {rounds} alternating rounds of {seconds:.0f} s")
         rows = []
@@ -344,7 +345,7 @@ def _post_json(path: str, payload: Any, headers: str = "") -> bytes:
 
 def _royalty_request(i: int) -> bytes:
     """A royalty table new for each ``i`` (below 10,201), to rows/evaluate or, every fourth, to the outlook."""
-    from service.rules.ofc_rules import HOUSE_ROYALTIES  # the bench's one use of the rules core
+    from service.rules.ofc.rules import HOUSE_ROYALTIES  # the bench's one use of the rules core
 
     royalties = {"middle": {**HOUSE_ROYALTIES["middle"], "trips": i % 101, "straight": i // 101 % 101}}
     if i % 4:

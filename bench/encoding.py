@@ -1,7 +1,7 @@
 """Two choices the code's comments used to justify with figures, measured here instead (bench/README.md,
-"Answer encoding and HandValue"): answers encoded by orjson rather than the standard ``json`` module, and
-``HandValue`` a NamedTuple rather than a frozen dataclass. In process, one run, best of ``--repeats``
-passes, ratios only. Run: ``.venv/bin/python bench/encoding.py`` (a few seconds).
+"`encoding.py`: answer encoding and HandValue"): answers encoded by orjson rather than the standard
+``json`` module, and ``HandValue`` a NamedTuple rather than a frozen dataclass. In process, one run, best
+of ``--repeats`` passes, ratios only. Run: ``.venv/bin/python bench/encoding.py`` (a few seconds).
 """
 
 from __future__ import annotations

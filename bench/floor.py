@@ -1,5 +1,5 @@
 """The service against the stack's floor: per-request cost of every operation class, side by side with a
-minimal Flask app and a bare WSGI function served under the same gunicorn settings (issue 15).
+minimal Flask app and a bare WSGI function served under the same gunicorn settings.
 
     .venv/bin/python bench/floor.py                   # about 6 minutes with the defaults
     .venv/bin/python bench/floor.py --write-readme    # and put the table into bench/README.md
@@ -17,7 +17,7 @@ one at the end of each round. Per endpoint:
   that does not depend on how much CPU the clients took;
 - ``vs healthz``: requests/s and CPU per request as ratios of the service's ``GET /healthz``'s (higher
   is cheaper for both), each the median over the endpoint's windows of its ratio to the ``/healthz``
-  windows just before and after it, and the issue's target for it. On the 2 shared cores a window's
+  windows just before and after it, and its target. On the 2 shared cores a window's
   figures move by 10-20% with what else runs; the windows around it move alike, and the median drops
   the one that stands out (a ratio of sums over the run, before, moved by 0.1-0.2x between runs);
 - for every endpoint short of its target or within 0.05 of it, the lowest and highest of its windows'
@@ -99,7 +99,7 @@ class Target:
     path: str
     server: str  # "service", "flask" or "wsgi"
     body: bytes | None = None
-    goal: float | None = None  # requests/s as a share of the service's /healthz (the issue's target)
+    goal: float | None = None  # the target: requests/s as a share of the service's /healthz
     group: str = ""
     rates: dict[int, list[float]] = field(default_factory=dict)  # connections -> req/s per window
     cpu: dict[int, list[float]] = field(default_factory=dict)  # connections -> (server CPU s, requests) sums
@@ -281,12 +281,12 @@ def cold_start(server: GunicornServer, clients: int) -> tuple[float, int]:
 
 def dun_against_row(count: int = 20_000, repeats: int = 5) -> str:
     """In process: a Joker Thirteen 5-card dun (0, 1, 2 jokers) against a Pineapple OFC bottom row, per
-    evaluation, best of ``repeats`` round-robin passes (the issue's target: a dun at most 2x a row)."""
+    evaluation, best of ``repeats`` round-robin passes (the target: a dun at most 2x a row)."""
     import random
 
     from bench.common import Case, time_cases
-    from service.rules import joker_thirteen as j13
-    from service.rules import ofc_pineapple as ofc
+    from service.rules import ofc
+    from service.rules import thirteen as j13
     from service.rules.cards import DECK, JOKER
 
     rng = random.Random(15)
@@ -309,7 +309,7 @@ def dun_against_row(count: int = 20_000, repeats: int = 5) -> str:
         for hand in hands:
             evaluate(dun, hand)
 
-    cases = [Case("OFC bottom row: ofc_pineapple.evaluate_row", rows, [rng.sample(DECK, 5) for _ in range(count)])]
+    cases = [Case("OFC bottom row: ofc.evaluate_row", rows, [rng.sample(DECK, 5) for _ in range(count)])]
     cases += [Case(f"Joker Thirteen middle dun, {j} joker(s): evaluate_dun", dun, duns(j)) for j in (0, 1, 2)]
     time_cases(cases, repeats)
     row_us = cases[0].micros or 1.0
@@ -365,8 +365,8 @@ NEAR_LINE = 0.05  # how close to its target an endpoint's CPU ratio is for its w
 
 def spread_lines(found: Sequence[Target], counts: Sequence[int]) -> list[str]:
     """The lowest and highest per-window CPU ratio of every endpoint short of its target or within
-    ``NEAR_LINE`` of it: how far the run's own windows scatter around the median the verdict reads (issue 15:
-    the same code's ratios moved by up to 0.2 between runs)."""
+    ``NEAR_LINE`` of it: how far the run's own windows scatter around the median the verdict reads (the
+    same code's ratios move by up to 0.2 between runs)."""
     healthz = next(t for t in found if t.label == "GET /healthz")
     lines = []
     for t in found:

@@ -166,10 +166,10 @@ def candidates(args: argparse.Namespace, core: int) -> None:
 
 
 def units(args: argparse.Namespace, core: int) -> None:
-    from service.rules import ofc_outlook
     from service.rules.cards import DECK, cards
     from service.rules.games import find_game
-    from service.rules.ofc_pineapple import Board, Fantasyland
+    from service.rules.ofc import Board, Fantasyland
+    from service.rules.ofc import outlook as ofc_outlook
 
     heading(f"In process, core {core}: boards/outlook's cost per unit of limit and per sample")
     rng = random.Random(args.seed)
@@ -221,10 +221,10 @@ def units(args: argparse.Namespace, core: int) -> None:
 
 
 def search(args: argparse.Namespace, core: int) -> None:
-    from service.rules import fantasyland
-    from service.rules import joker_thirteen as j13
-    from service.rules import joker_thirteen_suggest as suggest
+    from service.rules import thirteen as j13
     from service.rules.cards import DECK, JOKER, Suit, card
+    from service.rules.ofc import fantasyland
+    from service.rules.thirteen import suggest
 
     heading(f"In process, core {core}: hill climb for the slowest hands ({args.search} steps from each start)")
     suggest.opponent_tables()

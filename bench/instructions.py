@@ -1,4 +1,4 @@
-"""Instructions per whole request, in process, counted by valgrind's callgrind (issue 15): the one figure
+"""Instructions per whole request, in process, counted by valgrind's callgrind: the one figure
 of a request's cost that a shared, noisy machine does not move, for telling a change to the request path
 apart from the noise that scatters ``floor.py``'s windows by 0.1-0.4.
 
@@ -9,18 +9,18 @@ Each endpoint (``floor.py``'s, served by the service) runs ``--count`` whole WSG
 process runs none: every process first makes the same warm-up requests (each endpoint's five times, so
 every cache a request fills is full before counting), and an endpoint's instructions per request are
 its process's total minus the baseline's, over the count. Hash randomisation is off (``PYTHONHASHSEED``)
-so the same code gives the same count; what still varies (a request id's random bytes) is a few hundred
-instructions in a request's hundreds of thousands.
+so the same code gives the same count; what still varies (a request id's random bytes) is a small share of
+a request's count.
 
 ``--layer parse`` counts the server's side of the same requests instead: what a worker thread does before
 the app (``service/gunicorn_worker.py``: gunicorn's parser over the buffered request, the body handed over
 and read, the previous request's body drained), and ``--gunicorn-body`` the same with gunicorn's own body
-reader, as before the hand-over (bench/README.md, "The eighth round").
+reader instead of the worker's hand-over.
 
-Instructions are not time: inside a whole request the same code costs 2.1-2.4x its tight-loop time
-(bench/README.md, "The seventh round"), so a change that cuts instructions cuts time by less than its
-share, and the counts of one endpoint move by a few thousand from run to run (allocation and the
-request id's random bytes). About 2 minutes per process on 2 CPUs; ``--jobs`` run at once.
+Instructions are not time: inside a whole request the same code costs more than its tight-loop time
+(caches shared with the rest of the request), so a change that cuts instructions cuts time by less than
+its share, and the counts of one endpoint move a little from run to run (allocation and the request id's
+random bytes); figures in bench/README.md. About 2 minutes per process on 2 CPUs; ``--jobs`` run at once.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 
 from bench import common  # noqa: E402
 from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict  # noqa: E402
-from service.rules import joker_thirteen as j13  # noqa: E402
+from service.rules import thirteen as j13  # noqa: E402
 from service.rules.cards import JOKER, Card  # noqa: E402
 from tests.joker_thirteen.reference import brute_force, brute_force_grouped  # noqa: E402
 from tests.joker_thirteen.test_scoring import worked_hands  # noqa: E402

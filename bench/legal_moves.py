@@ -1,4 +1,4 @@
-"""Legal moves and outlooks (issue 14): Big Two ``plays/legal``, Pineapple OFC ``moves/legal`` and
+"""Legal moves and outlooks: Big Two ``plays/legal``, Pineapple OFC ``moves/legal`` and
 ``boards/outlook``. Run: ``.venv/bin/python bench/legal_moves.py``.
 
 In process, each operation's own cost on a set of fixed-seed requests: p50 and p99 of one call of the rules
@@ -43,7 +43,7 @@ def big_two_leads(count: int, seed: int) -> list[dict[str, Any]]:
 
 
 def operations(count: int, seed: int) -> list[Operation]:
-    from service.rules.big_two_plays import list_plays
+    from service.rules.big_two.plays import list_plays
     from service.rules.cards import parse_cards
 
     ops = [
@@ -72,9 +72,10 @@ def ofc_boards(count: int, seed: int, on_board: int) -> list[tuple[dict[str, lis
 
 
 def ofc_operations(count: int, seed: int) -> list[Operation]:
-    from service.rules import ofc_moves, ofc_outlook
     from service.rules.cards import parse_cards
-    from service.rules.ofc_pineapple import Board
+    from service.rules.ofc import Board
+    from service.rules.ofc import moves as ofc_moves
+    from service.rules.ofc import outlook as ofc_outlook
 
     def board(rows: dict[str, list[str]]) -> Board:
         return Board(*(tuple(parse_cards(rows[r])) for r in ("top", "middle", "bottom")))

@@ -101,7 +101,9 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5, help="passes, the best counts (default 5)")
     args = parser.parse_args()
     schemas = {
-        s.__name__: s for game in GAMES for s in importlib.import_module(f"service.api.{game.module}").schemas_for(game)
+        s.__name__: s
+        for game in GAMES
+        for s in importlib.import_module(f"service.api.{game.api_module}").schemas_for(game)
     }
     from bench.big_two import recorded_game, validate_body
     from service.api import create_app

@@ -1,6 +1,6 @@
 """Pineapple OFC benchmark: row evaluation in process against treys and phevaluator, then the HTTP
 service's hands/score against /healthz on one gunicorn. Run: ``.venv/bin/python bench/ofc_pineapple.py``;
-``--split`` prints only each operation's request split in process (decode, load, rules, answer; issue 15).
+``--split`` prints only each operation's request split in process (decode, load, rules, answer).
 
 Targets (checked within this one run; only ratios count on a shared machine):
   * rows evaluated from card strings at least as fast as treys from the same strings (Card.new + evaluate);
@@ -22,11 +22,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 
 from bench import common  # noqa: E402
 from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict  # noqa: E402
-from service.rules import ofc_pineapple as ofc  # noqa: E402
-from service.rules import poker  # noqa: E402
+from service.rules import (
+    ofc,  # noqa: E402
+    poker,  # noqa: E402
+)
 from service.rules.cards import CARD_BY_TEXT, DECK, parse_cards  # noqa: E402
 from service.rules.games import GAMES  # noqa: E402
-from service.rules.ofc_rules import OfcRules  # noqa: E402
+from service.rules.ofc.rules import OfcRules  # noqa: E402
 from tests.ofc_pineapple.records import BING, JIA, YI  # noqa: E402
 
 HTTP_TARGET = 0.70
@@ -402,9 +404,9 @@ def http(args: argparse.Namespace) -> dict[str, object]:
 
 
 def request_split(repeats: int = 9) -> None:
-    """Each ofc-pineapple operation of bench/floor.py split in process (issue 15): decoding the body, checking
-    its depth, loading it, the rules, shaping the answer, encoding it; and the rules as they were before issue
-    15 (tests/ofc_pineapple/replay_reference.py), so the table shows what the change moved in one run.
+    """Each ofc-pineapple operation of bench/floor.py split in process: decoding the body, checking its
+    depth, loading it, the rules, shaping the answer, encoding it; and the rules as they were before their
+    fast paths (tests/ofc_pineapple/replay_reference.py), so one run shows what the fast paths save.
     Microseconds, best of ``repeats``, garbage collector off."""
     import gc
     import timeit
@@ -509,7 +511,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     common.add_inprocess_arguments(parser)
     common.add_http_arguments(parser)
-    parser.add_argument("--split", action="store_true", help="only the in-process split of each request (issue 15)")
+    parser.add_argument("--split", action="store_true", help="only the in-process split of each request")
     args = parser.parse_args(argv)
     if args.split:
         request_split()

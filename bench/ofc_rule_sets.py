@@ -1,7 +1,7 @@
 """OFC hot paths per rule set, in process: each rule set beside the default, and (with ``--before REV``) the
 default beside the rules module as it was at git revision REV, all timed round-robin in this one run.
 
-Run: ``.venv/bin/python bench/ofc_rule_sets.py --before faf0878``. Targets (issue 13): the default rule set
+Run: ``.venv/bin/python bench/ofc_rule_sets.py --before faf0878``. Targets: the default rule set
 within 5% of the code before the rules became an argument; every other rule set within 10% of the default.
 Only the ratios mean anything on a shared machine.
 """
@@ -21,10 +21,10 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere
 
-from service.rules import ofc_pineapple as ofc  # noqa: E402
+from service.rules import ofc  # noqa: E402
 from service.rules.cards import parse_cards  # noqa: E402
 from service.rules.games import GAMES  # noqa: E402
-from service.rules.ofc_rules import OfcRules  # noqa: E402
+from service.rules.ofc.rules import OfcRules  # noqa: E402
 from tests.ofc_pineapple.records import BING, JIA, YI  # noqa: E402
 
 RULE_SETS = [(game.id, r.id, r.rules) for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]

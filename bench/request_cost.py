@@ -1,19 +1,18 @@
 """Every operation of ``bench/floor.py``, whole requests in process: what a change to the request path or
-to the rules moves, without a server (issue 15). One WSGI call loop per endpoint, the process's CPU time,
+to the rules moves, without a server. One WSGI call loop per endpoint, the process's CPU time,
 best of ``--repeats``; the access log goes to a file, as under gunicorn.
 
     .venv/bin/python bench/request_cost.py [--only LABEL] [--count N]
 
 ``over healthz`` is what the endpoint costs above ``GET /healthz`` in process. ``budget`` is what it may
 cost above it for floor.py's ratio to hold over HTTP, where each request also pays the server and the
-kernel: with ``/healthz`` at ``--healthz-http`` microseconds of server CPU (floor.py's figure, about
-450) and a POST's body costing ``--post-extra`` more than a GET (floor.py's Flask POST against its GET),
-an endpoint with target ``r`` may add ``healthz_http / r - healthz_http - post_extra`` over HTTP. A
-microsecond measured here, in a hot loop, costs about ``--under-load`` microseconds of server CPU under
-floor.py's load (1.8-3.1 on 2026-12-02, bench/README.md, "The sixth round"). Most of that is not the
-code's own: inside a whole request the same parts cost 2.1-2.4x their tight-loop time (caches shared with
-the rest of the request), and a loop on one CPU 1.08-1.25x more while the other CPU is busy ("The seventh
-round"). So the budget in process is the HTTP one divided by it.
+kernel: with ``/healthz`` at ``--healthz-http`` microseconds of server CPU (floor.py's figure) and a
+POST's body costing ``--post-extra`` more than a GET (floor.py's Flask POST against its GET), an endpoint
+with target ``r`` may add ``healthz_http / r - healthz_http - post_extra`` over HTTP. A microsecond
+measured here, in a hot loop, costs about ``--under-load`` microseconds of server CPU under floor.py's
+load. Most of that is not the code's own: inside a whole request the same parts cost more than their
+tight-loop time (caches shared with the rest of the request), and a loop on one CPU costs more while the
+other CPU is busy. So the budget in process is the HTTP one divided by it. Figures in bench/README.md.
 """
 
 from __future__ import annotations

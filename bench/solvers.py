@@ -1,4 +1,4 @@
-"""Issue 14's solvers: ``POST /v1/ofc-pineapple/fantasyland/solve`` and ``POST /v1/joker-thirteen/arrangements/suggest``.
+"""The solvers: ``POST /v1/ofc-pineapple/fantasyland/solve`` and ``POST /v1/joker-thirteen/arrangements/suggest``.
 
 Three parts, each skippable:
   * in process: the rules core's time per answer (p50, p99, max) on seeded random deals: Fantasyland with
@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 
 from bench import common  # noqa: E402
 from bench.common import Endpoint, heading, rate, ratio_text, say, table  # noqa: E402
-from service.rules import fantasyland  # noqa: E402
-from service.rules import joker_thirteen as j13  # noqa: E402
-from service.rules import joker_thirteen_suggest as suggest  # noqa: E402
+from service.rules import thirteen as j13  # noqa: E402
 from service.rules.cards import DECK  # noqa: E402
+from service.rules.ofc import fantasyland  # noqa: E402
+from service.rules.thirteen import suggest  # noqa: E402
 
 SOLVE_PATH = "/v1/ofc-pineapple/fantasyland/solve"
 SUGGEST_PATH = "/v1/joker-thirteen/arrangements/suggest"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Build service/rules/data/joker_thirteen_opponent.json: the simulated opponent of Joker Thirteen's
-arrangements/suggest (service/rules/joker_thirteen_suggest.py says how the objective uses it).
+"""Build service/rules/thirteen/data/joker_thirteen_opponent.json: the simulated opponent of Joker Thirteen's
+arrangements/suggest (service/rules/thirteen/suggest.py says how the objective uses it).
 
 ``--deals`` hands of 17 cards are drawn from the full 68-card deck by ``random.Random(--seed)``, each is
 arranged by ``naive_arrangement`` (strongest tail, strongest middle, strongest legal head) and each dun's
@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from service.rules import joker_thirteen as j13  # noqa: E402
-from service.rules import joker_thirteen_suggest as suggest  # noqa: E402
+from service.rules import thirteen as j13  # noqa: E402
+from service.rules.thirteen import suggest  # noqa: E402
 
 DEFAULT_DEALS = 20_000
 DEFAULT_SEED = 20261130

@@ -28,12 +28,15 @@ from service.api import ofc_pineapple as ofc_api
 from service.api.errors import SCHEMA_ERROR_CODES
 from service.api.limits import TOO_DEEP
 from service.rules import big_two as b2
-from service.rules import big_two_plays, games, messages, ofc_moves, ofc_outlook, ofc_rules, poker  # noqa: F401  (samples below)
-from service.rules import joker_thirteen as j13
-from service.rules import ofc_pineapple as ofc
+from service.rules import games, messages, ofc, poker  # noqa: F401  (samples below)
+from service.rules import thirteen as j13
+from service.rules.big_two import plays as big_two_plays
 from service.rules.cards import DECK, JOKER, NotationProblem, cards, parse_cards
 from service.rules.errors import InvalidInputError
 from service.rules.messages import CATALOG, EN, ZH_TW, Message, placeholders
+from service.rules.ofc import moves as ofc_moves
+from service.rules.ofc import outlook as ofc_outlook
+from service.rules.ofc import rules as ofc_rules
 from tests.big_two.players import deal, play_random_game
 from tests.big_two.test_api import SLAM, SLAM_DEAL, move, pass_, play, record
 from tests.big_two.test_api import WORKED as BIG_TWO_WORKED
@@ -132,7 +135,7 @@ CODE_REGISTRIES = [("cards", NotationProblem)] + list(
 
 
 def test_every_game_of_the_registry_declares_its_codes():
-    assert all(importlib.import_module(f"service.rules.{game.module}").CODES for game in games.GAMES)
+    assert all(importlib.import_module(f"service.rules.{game.package}").CODES for game in games.GAMES)
 
 
 @pytest.mark.parametrize(("domain", "registry"), CODE_REGISTRIES, ids=[f"{d}:{r.__name__}" for d, r in CODE_REGISTRIES])
@@ -142,16 +145,16 @@ def test_every_registered_code_has_a_text(domain, registry):
 
 
 def test_every_combination_factor_and_compare_reason_has_a_text():
-    assert all(f"label.{c.value}" in messages.BIG_TWO for c in b2.Combination)
-    assert all(any(k.split("/")[0] == f"factor.{f.value}" for k in messages.BIG_TWO) for f in b2.FactorCode)
-    assert all(f"reason.{r.value}" in messages.BIG_TWO for r in b2.CompareReason)
+    assert all(f"label.{c.value}" in CATALOG["big-two"] for c in b2.Combination)
+    assert all(any(k.split("/")[0] == f"factor.{f.value}" for k in CATALOG["big-two"]) for f in b2.FactorCode)
+    assert all(f"reason.{r.value}" in CATALOG["big-two"] for r in b2.CompareReason)
     assert all(has_text("big-two", r.value) for r in b2.CompareReason if r.value in ("duplicate_card",))
 
 
 def test_every_category_of_every_game_has_a_label():
-    assert {f"label.{c.value}" for c in poker.Category} <= set(messages.OFC)
-    assert {f"label.{c.value}" for c in j13.Category} <= set(messages.JOKER_THIRTEEN)
-    assert {f"label.{c.value}" for c in b2.Combination} <= set(messages.BIG_TWO)
+    assert {f"label.{c.value}" for c in poker.Category} <= set(CATALOG["ofc-pineapple"])
+    assert {f"label.{c.value}" for c in j13.Category} <= set(CATALOG["joker-thirteen"])
+    assert {f"label.{c.value}" for c in b2.Combination} <= set(CATALOG["big-two"])
 
 
 def test_joker_thirteen_dun_size_codes_are_registered():
@@ -293,7 +296,7 @@ def ofc_sample(rng: random.Random, found: list) -> None:
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [wrong])
         first = ofc.Action(1 if not fantasyland[0].active else 0, tuple(deck[:14]), {ofc.TOP: tuple(deck[:3])}, ())
         collect(found, "ofc-pineapple", ofc.validate_hand, 0, fantasyland, [first, first])
-    # the texts that name another rule set's counts (service/rules/ofc_rules.py)
+    # the texts that name another rule set's counts (service/rules/ofc/rules.py)
     collect(found, "ofc-pineapple", ofc.validate_move, ofc.Board(), 10, deck[:1], {}, (), (), ofc_rules.CLASSIC)
     collect(found, "ofc-pineapple", ofc.validate_move, ofc.Board(), 6, deck[:1], {}, ())
     collect(found, "ofc-pineapple", ofc.evaluate_board, jia, ofc.Fantasyland(True, 15), (), ofc_rules.STANDARD)

@@ -38,7 +38,7 @@ from tests.test_i18n import (  # noqa: F401 (core_sample: the fixture, shared)
     schema_messages,
 )
 
-RUN = "run `make zh-cn` (scripts/build-zh-cn), review the entries it prints, and commit service/rules/messages.zh-CN.json and service/api/texts.zh-CN.json"
+RUN = "run `make zh-cn` (scripts/build-zh-cn), review the entries it prints, and commit the messages.zh-CN.json files under service/rules and service/api/texts.zh-CN.json"
 CN = {"Accept-Language": "zh-CN"}
 TW = {"Accept-Language": "zh-TW"}
 
@@ -53,12 +53,15 @@ def load_generator() -> ModuleType:
 
 
 BUILD = load_generator()
+FILES = BUILD.files()
+"""Every zh-CN data file (the games' beside their texts, the HTTP layer's): its catalog, path and domains."""
+FILE_IDS = [path.relative_to(ROOT).as_posix() for _, path, _ in FILES]
 DATA: dict[str, dict[str, dict[str, str]]] = {
     domain: entries
-    for catalog in CATALOGS
-    for domain, entries in json.loads(catalog.added_path(ZH_CN).read_text(encoding="utf-8"))["texts"].items()
+    for _, path, _ in FILES
+    for domain, entries in json.loads(path.read_text(encoding="utf-8"))["texts"].items()
 }
-"""Both data files (the games' and the HTTP layer's), by domain."""
+"""Every data file's texts, by domain."""
 TERMS, PINS = BUILD.load_rules()
 T2S = opencc.OpenCC("t2s")
 DRAFT = opencc.OpenCC(BUILD.CONFIGURATION)
@@ -89,10 +92,10 @@ def test_every_zh_cn_text_was_made_from_todays_zh_tw_and_names_an_entry():
     assert not orphans, f"zh-CN texts for entries the catalog no longer has: {orphans}: {RUN}"
 
 
-@pytest.mark.parametrize("catalog", CATALOGS, ids=["rules", "api"])
-def test_the_committed_file_is_exactly_what_the_generator_makes(catalog):
-    data, _ = BUILD.build(DRAFT, of=catalog)
-    committed = catalog.added_path(ZH_CN).read_text(encoding="utf-8")
+@pytest.mark.parametrize(("catalog", "path", "domains"), FILES, ids=FILE_IDS)
+def test_the_committed_file_is_exactly_what_the_generator_makes(catalog, path, domains):
+    data, _ = BUILD.build(DRAFT, of=catalog, domains=domains)
+    committed = path.read_text(encoding="utf-8")
     assert BUILD.dump(data) == committed, f"{RUN}:\n" + "\n".join(BUILD.changes(json.loads(committed), data))
 
 
@@ -120,18 +123,19 @@ def test_an_added_language_falls_back_at_run_time(tmp_path, monkeypatch):
     assert ZH_CN not in bare["ofc-pineapple"]["term.top"] and CATALOG["ofc-pineapple"]["term.top"][ZH_CN] == "头道"
 
 
-@pytest.mark.parametrize("catalog", CATALOGS, ids=["rules", "api"])
-def test_the_file_is_package_data(catalog):
-    """The image installs the package (not editable): the data files must be in it."""
+@pytest.mark.parametrize(("catalog", "path", "domains"), FILES, ids=FILE_IDS)
+def test_the_file_is_package_data(catalog, path, domains):
+    """The image installs the package (not editable): the data files must be in it, the zh-CN file and the
+    hand-written texts it is made from (``messages.json``) where they are data too."""
     import tomllib
 
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
         "package-data"
     ]
-    path = catalog.added_path(ZH_CN)
-    assert any(
-        fnmatch.fnmatchcase(path.name, p) for p in patterns[path.parent.relative_to(ROOT).as_posix().replace("/", ".")]
-    )
+    written = path.with_name(path.name.replace(f".{ZH_CN}.json", ".json"))
+    for data_file in [path, *([written] if written.exists() else [])]:
+        package = data_file.parent.relative_to(ROOT).as_posix().replace("/", ".")
+        assert any(fnmatch.fnmatchcase(data_file.name, p) for p in patterns.get(package, ())), data_file
 
 
 # ---- mainland words: the terms table and the words that come through the conversion ---------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,10 @@ def config_from_environment() -> dict[str, Any]:
 
 
 def game_blueprint(game: Game) -> Blueprint:
-    """The blueprint serving a game of the registry: its HTTP module ``service.api.<module>`` builds it."""
-    return importlib.import_module(f"service.api.{game.module}").blueprint_for(game)
+    """The blueprint serving a game of the registry: its HTTP module ``service.api.<api_module>`` builds it."""
+    # every game's HTTP module defines blueprint_for(game) -> Blueprint (the module is imported by name)
+    blueprint_for: Callable[[Game], Blueprint] = importlib.import_module(f"service.api.{game.api_module}").blueprint_for
+    return blueprint_for(game)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

@@ -10,6 +10,7 @@ from marshmallow import fields, validate
 
 from service.api import i18n
 from service.api.common import (
+    CardList,
     StrictBoolean,
     StrictInteger,
     StrictSchema,
@@ -19,10 +20,10 @@ from service.api.common import (
     load_body,
     rule_codes,
     violation,
-)  # fmt: skip
+)
 from service.rules import big_two as b2
-from service.rules import big_two_plays
 from service.rules.big_two import HAND_SIZE, SEATS, Action, ActionType, InvalidPlay, MoveViolation, ProblemCode
+from service.rules.big_two import plays as big_two_plays
 from service.rules.cards import Card, NotationProblem, card_texts
 from service.rules.games import Game, find_game
 from service.rules.hand_value import HandValue
@@ -53,7 +54,7 @@ class BigTwoCompareRequest(StrictSchema):
     play = card_list(1, HAND_SIZE, required=True)
 
 
-def action_cards(**kwargs: Any) -> fields.List:
+def action_cards(**kwargs: Any) -> CardList:
     """An action's cards, as a tuple (as ``Action`` holds them)."""
     return card_list(0, HAND_SIZE, container=tuple, **kwargs)
 
@@ -108,7 +109,7 @@ class BigTwoGameValidateRequest(StrictSchema):
     actions = fields.List(fields.Nested(BigTwoRecordAction), required=True, validate=validate.Length(max=MAX_ACTIONS))
 
 
-# plays/legal (issue 14) -------------------------------------------------------------------------------
+# plays/legal -----------------------------------------------------------------------------------------
 
 
 class BigTwoPlaysTable(StrictSchema):
@@ -123,11 +124,11 @@ class BigTwoPlaysLegalRequest(StrictSchema):
     first_lead = StrictBoolean(load_default=False)
 
 
-SCHEMAS = [
+SCHEMAS: list[type[StrictSchema]] = [
     BigTwoClassifyRequest, BigTwoCompareRequest, BigTwoMoveAction, BigTwoMoveValidateRequest, BigTwoWinner,
     BigTwoLoser, BigTwoScoreRequest, BigTwoRecordAction, BigTwoGameValidateRequest,
     BigTwoPlaysTable, BigTwoPlaysLegalRequest,
-]  # fmt: skip
+]  # fmt: skip  # a few to a line, not one schema a line
 """Every request schema, for the test that compares them with openapi.yaml."""
 
 _classify = BigTwoClassifyRequest()
@@ -146,9 +147,9 @@ def optional_hand(hand: Any, lang: str | None = None) -> dict[str, Any] | None:
 
 @lru_cache(maxsize=4096)
 def _hand_answer(hand: HandValue, lang: str) -> dict[str, Any]:
-    """A play's value as answered, built once per value and language and never mutated once answered
-    (issue 15): a HandValue is immutable, and Big Two's plays are few (52 singles, 78 pairs, some 15,000
-    five-card plays), the singles and pairs most of a game's."""
+    """A play's value as answered, built once per value and language and never mutated once answered: a
+    HandValue is immutable, and Big Two's plays are few (52 singles, 78 pairs, some 15,000 five-card plays),
+    the singles and pairs most of a game's."""
     return hand_value(hand, lang)
 
 
@@ -185,7 +186,7 @@ def move_result(result: b2.MoveResult) -> dict[str, Any]:
 
 def factor(f: b2.Factor, lang: str | None = None) -> dict[str, Any]:
     """A factor as answered: built once per factor and language (the rules share one object per factor they
-    can give, and a factor is frozen), never mutated once answered (issue 15)."""
+    can give, and a factor is frozen), never mutated once answered."""
     return _factor_answer(f, lang or i18n.language())
 
 
@@ -202,13 +203,14 @@ def _factor_answer(f: b2.Factor, lang: str) -> dict[str, Any]:
 @lru_cache(maxsize=1024)
 def _reason(lang: str, code: b2.FactorCode, params: tuple[tuple[str, Any], ...]) -> str:
     """A factor's text: a few dozen of them exist (a tier, a count of 2s, a monster's kinds), each rendered
-    once per language rather than on every answer (issue 15)."""
+    once per language rather than on every answer."""
     found = {name: list(v) if type(v) is tuple else v for name, v in params}
     return i18n.render(b2.DOMAIN, f"factor.{code.value}", found, lang)
 
 
 def game_score(score: b2.GameScore) -> dict[str, Any]:
-    """The score as answered: the language read once, each NamedTuple unpacked by position (issue 15)."""
+    """The score as answered: the language read once, each NamedTuple unpacked by position, no call per
+    player."""
     base, (seat, last_play, grand_slam, multiplier, factors, points), losers = score
     lang = i18n.language()
     answered = _factor_answer
@@ -226,7 +228,7 @@ def game_score(score: b2.GameScore) -> dict[str, Any]:
             }
             for seat, cards, cards_left, multiplier, factors, payment, points in losers
         ],
-    }  # fmt: skip
+    }  # fmt: skip  # the winner's and each loser's fields a few to a line, not one a line
 
 
 def game_state(state: b2.GameState) -> dict[str, Any]:
@@ -303,7 +305,7 @@ def games_validate() -> Response:
     return answer(game_record(b2.validate_game(body["base"], body["hands"], body["actions"], RULES)))
 
 
-# --- plays/legal (issue 14) ------------------------------------------------------------------------------
+# --- plays/legal -------------------------------------------------------------------------------------
 
 
 def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
@@ -327,7 +329,7 @@ def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
 
 @blueprint.post("/plays/legal")
 @rule_codes(b2.DOMAIN, errors=(*ERRORS, *big_two_plays.PlaysProblem),
-            rules_only=["duplicate_card", "table_not_a_play", "first_lead_with_table", "first_lead_hand", "seat_needed"])  # fmt: skip
+            rules_only=["duplicate_card", "table_not_a_play", "first_lead_with_table", "first_lead_hand", "seat_needed"])  # fmt: skip  # not one argument a line
 def plays_legal() -> Response:
     body = load_body(_plays_legal)
     table = body["table"]
@@ -350,6 +352,6 @@ def blueprint_for(game: Game) -> Blueprint:
     return blueprint
 
 
-def schemas_for(game: Game) -> list[type]:
+def schemas_for(game: Game) -> list[type[StrictSchema]]:
     """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
     return SCHEMAS

@@ -80,7 +80,9 @@ def variants(domain: str, code: str) -> list[tuple[str | None, Entry]]:
         table = messages.CATALOG[name]
         if code in table:
             return [(None, table[code])]
-        cases = [(key.split("/", 1)[1], text) for key, text in table.items() if key.startswith(code + "/")]
+        cases: list[tuple[str | None, Entry]] = [
+            (key.split("/", 1)[1], text) for key, text in table.items() if key.startswith(code + "/")
+        ]
         if cases:
             return cases
     raise KeyError(f"no text for {code!r} in {domain!r}")
@@ -124,7 +126,7 @@ def schema_error_rows() -> Iterator[str]:
         shown_en = " ".join(f"“{cell(t[EN])}”" for _, t in examples)
         shown_zh = " ".join(f"「{cell(t[ZH_TW])}」" for _, t in examples)
         yield (f"| `{code}` | {cell(meaning_text[EN])}{' Messages: ' + shown_en if shown_en else ''} | "
-               f"{cell(meaning_text[ZH_TW])}{' 訊息：' + shown_zh if shown_zh else ''} | {params} |")  # fmt: skip
+               f"{cell(meaning_text[ZH_TW])}{' 訊息：' + shown_zh if shown_zh else ''} | {params} |")  # fmt: skip  # a line per language
 
 
 def document(app: Flask) -> str:
@@ -167,7 +169,7 @@ def document(app: Flask) -> str:
         if op.codes is not None and op.codes.errors:
             by_domain.setdefault(op.codes.domain, []).append(op)
     for domain, domain_ops in by_domain.items():
-        codes = list(dict.fromkeys(code for op in domain_ops for code in op.codes.errors))  # type: ignore[union-attr]
+        codes = list(dict.fromkeys(code for op in domain_ops if op.codes is not None for code in op.codes.errors))
         names = ", ".join(f"`{op.operation_id}`" for op in domain_ops)
         lines += ["", f"### `{domain}`", "", f"Answered by {names}.", "", *CODE_HEAD, *code_rows(domain, codes)]
     lines += [

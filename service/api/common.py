@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import jiter
 import orjson
-from flask import Response, request
+from flask import Request, Response, request
 from marshmallow import Schema, ValidationError, fields, validate
+from werkzeug.local import LocalProxy
 
 from service.api import i18n, texts
 from service.api.errors import ApiProblem
@@ -36,7 +37,12 @@ def _most(length: validate.Length) -> int | None:
     return length.equal if length.equal is not None else length.max
 
 
-def _field_plan(field: fields.Field) -> tuple[Any, ...] | None:
+def _maximum(length: validate.Length) -> int:
+    """The most items ``length`` allows: a plan holds only the Lengths that have a maximum (``_field_plan``)."""
+    return cast(int, _most(length))
+
+
+def _field_plan(field: fields.Field[Any]) -> tuple[Any, ...] | None:
     if isinstance(field, fields.List):
         lengths = [v for v in field.validators if isinstance(v, validate.Length) and _most(v) is not None]
         return "list", (lengths[0] if lengths else None), _field_plan(field.inner)
@@ -53,7 +59,7 @@ def length_plan(schema: Schema) -> Plan:
             entry = _field_plan(field)
             if entry is not None:
                 plan[field.data_key or name] = entry
-        schema._length_plan = plan  # type: ignore[attr-defined]
+        schema._length_plan = plan  # type: ignore[attr-defined]  # a cache on the schema, which declares no such field
     return plan
 
 
@@ -61,7 +67,7 @@ def _check(value: Any, entry: tuple[Any, ...], found: dict[Any, Any], key: Any) 
     inner: dict[Any, Any] = {}
     if entry[0] == "list" and type(value) is list:
         _, length, item = entry
-        if length is not None and len(value) > _most(length):  # type: ignore[operator]
+        if length is not None and len(value) > _maximum(length):
             try:
                 length(value)  # its own message; it only takes len()
             except ValidationError as error:
@@ -84,7 +90,7 @@ def _pruned(value: Any, entry: tuple[Any, ...]) -> Any:
     schema still reports every other field."""
     if entry[0] == "list" and type(value) is list:
         _, length, item = entry
-        if length is not None and len(value) > _most(length):  # type: ignore[operator]
+        if length is not None and len(value) > _maximum(length):
             return []
         return value if item is None else [_pruned(element, item) for element in value]
     if entry[0] == "object" and type(value) is dict:
@@ -143,8 +149,10 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise _NotJson("detail.duplicate_key", {"key": quoted(key)})
+        for key, _ in pairs:
+            if key in seen:
+                raise _NotJson("detail.duplicate_key", {"key": quoted(key)})
+            seen.add(key)
     return obj
 
 
@@ -230,6 +238,10 @@ def _large(raw: bytes) -> bool:
     return len(raw) > LARGE_BODY or raw.count(b"{") > MANY_OBJECTS
 
 
+# Flask types its request proxy as the Request it stands for; the proxy's own method gives the object once
+_REQUEST = cast("LocalProxy[Request]", request)
+
+
 def load_body(schema: Schema) -> Any:
     """The request's JSON body loaded by ``schema``: 415 when not JSON, 400 when unparseable,
     422 when nested too deep (``limits``) or (via the error handler) when it does not match.
@@ -237,7 +249,7 @@ def load_body(schema: Schema) -> Any:
     A large body (``_large``) with a list past its maximum is answered that list's 422, whatever else is
     wrong with it: a repeated key, ``NaN``, its depth. So its lists' lengths are checked before its JSON
     fault is answered, and, when the fast path declines it, before anything else."""
-    req = request._get_current_object()  # one proxy look-up for the reads below (Flask's documented way)
+    req = _REQUEST._get_current_object()  # one proxy look-up for the reads below (Flask's documented way)
     if req.environ.get("CONTENT_TYPE") != "application/json":  # the usual header, or parse it
         if not req.is_json:
             raise ApiProblem(415, "detail.not_json")
@@ -266,9 +278,8 @@ def answer(body: Any, status: int = 200) -> Response:
     """A 200 (or ``status``) JSON answer, UTF-8.
 
     orjson encodes these answers several times faster than the standard library (bench/encoding.py; the
-    figures are in bench/README.md, "Answer encoding and HandValue"), and twice as fast again when every key
-    is a plain ``str`` (its ``OPT_NON_STR_KEYS`` checks each key's type: 9 against 4 us on rounds/score's
-    answer), so that is tried first."""
+    figures are in bench/README.md), and faster again when every key is a plain ``str`` (its
+    ``OPT_NON_STR_KEYS`` checks each key's type), so that is tried first."""
     try:
         data = orjson.dumps(body)
     except orjson.JSONEncodeError:
@@ -331,7 +342,7 @@ class RuleCodes:
 
 
 def rule_codes(domain: str, *, violations: Iterable[str] = (), errors: Iterable[str] = (), rules_only: Iterable[str] = (),
-               lengths_by_rule_set: Iterable[str] = ()) -> Callable[[View], View]:  # fmt: skip
+               lengths_by_rule_set: Iterable[str] = ()) -> Callable[[View], View]:  # fmt: skip  # two lines, not one per parameter
     """Declare, on a route, the codes it answers (``service/api/catalog.py`` lists them; the test client
     checks every answer against them, and the contract fuzzing checks that a request valid against the
     contract is refused only for a reason in ``rules_only`` or ``lengths_by_rule_set``)."""
@@ -342,7 +353,7 @@ def rule_codes(domain: str, *, violations: Iterable[str] = (), errors: Iterable[
         )
 
     def declare(view: View) -> View:
-        view.rule_codes = codes  # type: ignore[attr-defined]
+        view.rule_codes = codes  # type: ignore[attr-defined]  # read back by catalog.py; a function takes any attribute
         return view
 
     return declare

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from flask import Flask, Response, current_app, request
@@ -84,11 +84,13 @@ class ApiProblem(HTTPException):
     what caused it (each entry's ``message`` a ``Message``). The error handler renders both, with the
     answer's own ``headers`` (a 503's ``Retry-After``)."""
 
+    code: int  # werkzeug's HTTPException may have none; an ApiProblem always has its status
+
     def __init__(
         self,
         status: int,
         detail: str,
-        params: dict[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
         errors: list[dict[str, Any]] | None = None,
         headers: dict[str, str] | None = None,
     ):

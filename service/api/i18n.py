@@ -62,7 +62,7 @@ PRIMARY = {"en": EN, "zh": ZH_TW}
 CHINESE = {
     "hant": ZH_TW, "tw": ZH_TW, "hk": ZH_TW, "mo": ZH_TW,
     "hans": ZH_CN, "cn": ZH_CN, "sg": ZH_CN, "my": ZH_CN,
-}  # fmt: skip
+}  # fmt: skip  # two rows: the subtags of Traditional Chinese, then those of Simplified
 """A ``zh-*`` range's script or region subtag -> the Chinese it chooses; a script subtag decides first."""
 _SCRIPTS = frozenset({"hant", "hans"})
 _WILDCARD, _APPROXIMATE, _PROPER = 0, 1, 2  # how closely a range names one of our languages

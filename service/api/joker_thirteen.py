@@ -24,13 +24,22 @@ from service.api.common import (
     violation,
 )
 from service.api.heavy import heavy
-from service.rules import joker_thirteen as j13
-from service.rules import joker_thirteen_suggest as suggest
+from service.rules import thirteen as j13
 from service.rules.cards import NotationProblem, card_texts
 from service.rules.games import Game, find_game
 from service.rules.hand_value import HandValue
-from service.rules.joker_thirteen import DUNS, HEAD, MIDDLE, TAIL, Arrangement, ArrangementViolation, Dun, ProblemCode
 from service.rules.messages import Message
+from service.rules.thirteen import (
+    DUNS,
+    HEAD,
+    MIDDLE,
+    TAIL,
+    Arrangement,
+    ArrangementViolation,
+    Dun,
+    ProblemCode,
+    suggest,
+)
 
 blueprint = Blueprint("joker_thirteen", __name__, url_prefix="/v1/joker-thirteen")
 RULES: j13.JokerThirteenRules = find_game("joker-thirteen").default.rules  # the registry's (its only rule set)
@@ -43,7 +52,7 @@ MAX_HAND = len(j13.GAME_DECK)  # a hand of the wrong size is a violation; no han
 # --- the card lists: jokers allowed ------------------------------------------------------------------
 
 
-def joker_cards(min_items: int, max_items: int, **kwargs: Any) -> fields.List:
+def joker_cards(min_items: int, max_items: int, **kwargs: Any) -> CardList:
     length = (
         validate.Length(equal=min_items) if min_items == max_items else validate.Length(min=min_items, max=max_items)
     )
@@ -90,7 +99,7 @@ class JokerThirteenRoundScoreRequest(StrictSchema):
     )
 
 
-# --- arrangements/suggest (issue 14) ---
+# --- arrangements/suggest ---
 
 
 class JokerThirteenSuggestRequest(StrictSchema):
@@ -102,10 +111,10 @@ class JokerThirteenSuggestRequest(StrictSchema):
 
 # --- end arrangements/suggest ---
 
-SCHEMAS = [
+SCHEMAS: list[type[StrictSchema]] = [
     JokerThirteenDunEvaluateRequest, JokerThirteenDunCompareRequest, JokerThirteenArrangementValidateRequest,
     JokerThirteenScoredPlayer, JokerThirteenRoundScoreRequest, JokerThirteenSuggestRequest,
-]  # fmt: skip
+]  # fmt: skip  # two lines, not one schema a line
 """Every request schema, for the test that compares them with openapi.yaml."""
 
 _dun_evaluate = JokerThirteenDunEvaluateRequest()
@@ -131,12 +140,12 @@ def _dun_answers(duns: Any, lang: str) -> dict[str, Any]:
     """``dun_hands`` of the rules' own dun values (``_hand_answer``)."""
     labels = _LABELS.setdefault(lang, {})
     return {"head": _hand_answer(duns[HEAD], labels, lang), "middle": _hand_answer(duns[MIDDLE], labels, lang),
-            "tail": _hand_answer(duns[TAIL], labels, lang)}  # fmt: skip
+            "tail": _hand_answer(duns[TAIL], labels, lang)}  # fmt: skip  # the three duns on two lines
 
 
 def dun_hands(duns: Any, lang: str | None = None) -> dict[str, Any]:
     return {"head": hand_value(duns[HEAD], lang), "middle": hand_value(duns[MIDDLE], lang),
-            "tail": hand_value(duns[TAIL], lang)}  # fmt: skip
+            "tail": hand_value(duns[TAIL], lang)}  # fmt: skip  # the three duns on two lines
 
 
 def arrangement_result(result: j13.ArrangementResult) -> dict[str, Any]:
@@ -171,13 +180,13 @@ def _hand_answer(hand: HandValue, labels: dict[Message, str], lang: str) -> dict
     else:
         texts = [c.text for c in cards]
     return {"category": category, "label": text, "strength": strength, "cards": texts,
-            "resolved": [c.text for c in resolved] if resolved else []}  # fmt: skip
+            "resolved": [c.text for c in resolved] if resolved else []}  # fmt: skip  # five fields on two lines
 
 
 def round_score(score: j13.RoundScore) -> dict[str, Any]:
-    """Every player's score and every pair's matchup, each unpacked in one loop (issue 15: no call per
-    player or pair, each NamedTuple read by position; a matchup's ``duns`` is answered as the rules built
-    it: head, middle, tail)."""
+    """Every player's score and every pair's matchup, each unpacked in one loop (no call per player or
+    pair, each NamedTuple read by position; a matchup's ``duns`` is answered as the rules built it: head,
+    middle, tail)."""
     lang = i18n.language()
     labels = _LABELS.setdefault(lang, {})
     value = _hand_answer
@@ -188,14 +197,14 @@ def round_score(score: j13.RoundScore) -> dict[str, Any]:
                      "tail": value(duns[TAIL], labels, lang)},
         }
         for seat, total, shots, home_run, bonus, duns in score.players
-    ]  # fmt: skip
+    ]  # fmt: skip  # a player's fields on one line, its three duns on two
     matchups = [
         {
             "a": a, "b": b, "duns": duns, "shot": shot, "bonus_a": bonus_a, "bonus_b": bonus_b,
             "points_a": points_a,
         }
         for a, b, duns, shot, bonus_a, bonus_b, points_a in score.matchups
-    ]  # fmt: skip
+    ]  # fmt: skip  # a matchup's seven fields on two lines, not one a line
     return {"players": players, "matchups": matchups}
 
 
@@ -241,7 +250,7 @@ def arrangements_validate() -> Response:
 
 @blueprint.post("/rounds/score")
 @rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["too_many_copies", "card_not_in_hand", "card_used_twice", "head_not_below_middle",
-                                                   "middle_above_tail"])  # fmt: skip
+                                                   "middle_above_tail"])  # fmt: skip  # not one argument a line
 def rounds_score() -> Response:
     body = load_body(_round_score)
     return answer(round_score(j13.score_round(body["players"], RULES)))
@@ -256,12 +265,12 @@ def blueprint_for(game: Game) -> Blueprint:
     return blueprint
 
 
-def schemas_for(game: Game) -> list[type]:
+def schemas_for(game: Game) -> list[type[StrictSchema]]:
     """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
     return SCHEMAS
 
 
-# --- arrangements/suggest (issue 14) ---
+# --- arrangements/suggest ---
 
 
 def _probability(x: float) -> float:
@@ -279,7 +288,7 @@ def suggestion(s: suggest.Suggestion) -> dict[str, Any]:
         "expected_bonus": {d.value: round(s.expected_bonus[d], 6) for d in DUNS},
         "shoot": _probability(s.shoot),
         "shot": _probability(s.shot),
-    }  # fmt: skip
+    }  # fmt: skip  # the three duns' cards on one line
 
 
 @blueprint.post("/arrangements/suggest")
@@ -294,7 +303,7 @@ def arrangements_suggest() -> Response:
         "opponent": {"deals": result.deals, "seed": suggest.opponent_tables().seed},
         "best": suggestion(result.best),
         "alternatives": [suggestion(a) for a in result.alternatives],
-    })  # fmt: skip
+    })  # fmt: skip  # the answer's fields one a line, without another level of brackets
 
 
 # --- end arrangements/suggest ---

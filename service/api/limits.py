@@ -8,7 +8,7 @@ than ``MAX_JSON_DEPTH`` is a 422 with a clear detail, whatever its depth, before
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, BinaryIO
 
 from flask import Request
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -23,9 +23,9 @@ TOO_DEEP = Message("http", "detail.too_deep", {"depth": MAX_JSON_DEPTH})
 
 class LimitedRequest(Request):
     """Flask's request with ``MAX_CONTENT_LENGTH`` read once, when the app is made (``limited_request``):
-    Flask's property looks up ``current_app`` and its config on every read, 1.5 us of the 16 us that
-    loading a light operation's body takes (bench/loading.py, issue 15). A limit set on one request still
-    wins, as in Flask."""
+    Flask's property looks up ``current_app`` and its config on every read, a measurable share of loading
+    a light operation's body (bench/loading.py; figures in bench/README.md). A limit set on one request
+    still wins, as in Flask."""
 
     body_limit: int | None = None
 
@@ -60,7 +60,8 @@ def read_body(req: Request) -> bytes:
             raise RequestEntityTooLarge()
         # Exactly Content-Length bytes straight from the server's stream: werkzeug's get_data wraps it in
         # a limited stream first, which costs more than the read itself.
-        return environ["wsgi.input"].read(length)
+        source: BinaryIO = environ["wsgi.input"]  # the WSGI input stream (PEP 3333)
+        return source.read(length)
     if limit is None or "chunked" not in req.headers.get("Transfer-Encoding", "").lower():
         return req.get_data(cache=False)
     stream = environ["wsgi.input"]  # gunicorn has decoded the chunks and ends it at the last one

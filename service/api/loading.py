@@ -1,7 +1,8 @@
 """One fast path for every request schema, compiled from its marshmallow declarations.
 
-marshmallow reports every fault of a request precisely, and costs for it: a 15-action OFC record spent
-765 us in ``Schema.load``, 29 us per action. Most requests are plainly valid, so each schema is compiled
+marshmallow reports every fault of a request precisely, and costs for it: ``Schema.load`` spends on every
+field of every item, so a long OFC record costs it more per action than the rules that score it (figures:
+bench/README.md, ``loading.py``). Most requests are plainly valid, so each schema is compiled
 once into a reader that reads exactly the declared fields, checks each value's JSON type exactly, runs the
 fields' validators and each object's ``build`` (which makes the rules core's arguments), and declines
 (``Decline``) anything else: an unknown key, a missing required field, a type marshmallow would coerce or
@@ -126,7 +127,8 @@ def _compile(schema: Schema) -> Reader:
     source.add(2, f"return {made}")
     source.add(1, "except (KeyError, TypeError, ValidationError):", "    raise Decline from None")
     exec("\n".join(source.lines), source.names)  # noqa: S102 - source built above from the schema's declarations
-    return source.names["read"]  # type: ignore[no-any-return]
+    reader: Reader = source.names["read"]  # the function the text above defines
+    return reader
 
 
 def _object(source: _Source, schema: Schema, var: str, depth: int) -> str:
@@ -139,7 +141,7 @@ def _object(source: _Source, schema: Schema, var: str, depth: int) -> str:
         known = source.bind(frozenset(field.data_key or name for name, field in declared), "known")
         source.decline_if(depth, f"type({var}) is not dict or not {var}.keys() <= {known}")
     members = [(field.attribute or name, _member(source, field, var, field.data_key or name, depth),
-                field.required or field.load_default is not missing) for name, field in declared]  # fmt: skip
+                field.required or field.load_default is not missing) for name, field in declared]  # fmt: skip  # a member's three parts on two lines
     build = getattr(schema, "build", None)
     if build is None:  # the dict of the fields, as loaded
         return _loaded(source, members, depth)
@@ -160,7 +162,7 @@ def _parameters(build: Callable[..., Any]) -> list[str] | None:
     return [p.name for p in parameters]
 
 
-def _member(source: _Source, field: fields.Field, var: str, key: str, depth: int) -> str:
+def _member(source: _Source, field: fields.Field[Any], var: str, key: str, depth: int) -> str:
     """Reads ``var[key]`` by ``field``, required, defaulted or optional as declared. Gives the variable
     that holds it (``missing`` when optional and absent)."""
     item = source.new("item")
@@ -199,7 +201,7 @@ def _loaded(source: _Source, members: list[tuple[str, str, bool]], depth: int) -
     return loaded
 
 
-def _value(source: _Source, field: fields.Field, var: str, parent: str, depth: int) -> None:
+def _value(source: _Source, field: fields.Field[Any], var: str, parent: str, depth: int) -> None:
     """Reads the JSON value in ``var`` (of the object in ``parent``, ``None`` for a list's item) by
     ``field`` into what it loads, in place. Every way of reading a value refuses a null by itself (a type
     checked, a table without it, ``deserialize``), so only a field that allows one says so."""
@@ -227,7 +229,7 @@ def _value(source: _Source, field: fields.Field, var: str, parent: str, depth: i
             _check(source, validator, var, depth)
 
 
-def inlined(field: fields.Field) -> bool:
+def inlined(field: fields.Field[Any]) -> bool:
     """Whether the compiled reader reads ``field`` itself (else by the field's own ``deserialize``): a class
     it knows how reads a value, and a Nested field holds one object of a schema."""
     if type(field)._deserialize not in _INLINED:
@@ -235,7 +237,7 @@ def inlined(field: fields.Field) -> bool:
     return not isinstance(field, fields.Nested) or (not field.many and isinstance(field.schema, Schema))
 
 
-def _list(source: _Source, field: fields.List, var: str, parent: str, depth: int) -> list[Any]:
+def _list(source: _Source, field: fields.List[Any], var: str, parent: str, depth: int) -> list[Any]:
     """Reads the JSON array in ``var``: its lengths first (the Length validators, a sibling's bound), then
     its items, in one loop (a card list: one look-up per card). Gives the validators it checked."""
     lengths = [v for v in field.validators if type(v) is validate.Length]
@@ -285,25 +287,26 @@ def _bound_by(source: _Source, field: ListBoundBy, var: str, parent: str, depth:
     """The bound of the list in ``var`` that its sibling in ``parent`` decides (``ListBoundBy``)."""
     key, bounds, default = field.bounds_by
     bounds_name, default_name, low, high = (source.bind(bounds, "bounds"), source.bind(default, "bound"),
-                                            source.new("low"), source.new("high"))  # fmt: skip
+                                            source.new("low"), source.new("high"))  # fmt: skip  # the four names on two lines, not one a line
     if parent == "None":  # an item of a list: no sibling
         source.add(depth, f"{low}, {high} = {default_name}")
     else:
         named = source.new("named")
         source.add(depth, f"{named} = {parent}.get({key!r})")
         source.add(depth, f"{low}, {high} = {bounds_name}.get({named}, {default_name}) "
-                          f"if type({named}) is str else {default_name}")  # fmt: skip
+                          f"if type({named}) is str else {default_name}")  # fmt: skip  # the two halves of one generated line, aligned
     source.decline_if(depth, f"not {low} <= len({var}) <= {high}")
 
 
 def _check(source: _Source, validator: Callable[[Any], Any], var: str, depth: int) -> None:
     """``validator`` on the loaded value in ``var``: the common ones as comparisons, any other called (a
     ``ValidationError`` it raises is a decline; a plain function refuses by answering False)."""
-    kind = type(validator)
-    if kind is validate.Length or (kind is validate.Range and validator.min_inclusive and validator.max_inclusive):  # type: ignore[attr-defined]
+    if type(validator) is validate.Length or (
+        type(validator) is validate.Range and validator.min_inclusive and validator.max_inclusive
+    ):
         source.decline_if(depth, _outside(source, validator, var))
-    elif kind is validate.OneOf and _hashable(validator.choices):  # type: ignore[attr-defined]
-        choices = source.bind(frozenset(validator.choices), "choices")  # type: ignore[attr-defined]
+    elif type(validator) is validate.OneOf and _hashable(validator.choices):
+        choices = source.bind(frozenset(validator.choices), "choices")
         source.decline_if(depth, f"{var} not in {choices}")  # an unhashable value: TypeError, a decline
     elif isinstance(validator, validate.Validator):
         source.add(depth, f"{source.bind(validator, 'validator')}({var})")

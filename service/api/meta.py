@@ -119,7 +119,7 @@ def install(app: Flask) -> None:
     With CORS on, Flask's hook adds headers per origin: then Flask serves the documents, as every answer."""
     found = app.extensions[CONTRACT_KEY] = contract(app.config["OPENAPI_PATH"])
     if not cors.parse_origins(app.config.get("CORS_ORIGINS")):
-        app.wsgi_app = ContractLane(app.wsgi_app, found)  # type: ignore[method-assign]
+        app.wsgi_app = ContractLane(app.wsgi_app, found)  # type: ignore[method-assign]  # Flask documents wrapping wsgi_app
 
 
 @lru_cache(maxsize=64)
@@ -138,8 +138,8 @@ def negotiate(document: Document, environ: dict[str, Any]) -> tuple[bool, str, b
     """(gzip, entity tag, not modified) of the answer with ``document`` to the request of ``environ``: gzip
     when the client's ``Accept-Encoding`` takes it; not modified (``304``) when its ``If-None-Match`` names
     the chosen form's entity tag (weak comparison, RFC 9110 13.1.2; ``*`` matches)."""
-    encoding = environ.get("HTTP_ACCEPT_ENCODING")
-    packed = bool(encoding) and len(encoding) <= 256 and accepts_gzip(encoding)
+    encoding: str | None = environ.get("HTTP_ACCEPT_ENCODING")
+    packed = bool(encoding and len(encoding) <= 256 and accepts_gzip(encoding))
     etag = document.gzip_etag if packed else document.etag
     given = environ.get("HTTP_IF_NONE_MATCH")
     return packed, etag, bool(given) and parse_etags(given).contains_weak(etag)
@@ -164,21 +164,22 @@ class ContractLane:
     """WSGI layer in front of Flask: a plain ``GET`` or ``HEAD`` of ``/openapi.json`` or ``/openapi.yaml``
     answered from the built bytes and header lists, as ``serve`` answers it, without Flask's request
     context, URL matching, hooks and response object (as WhiteNoise serves static files in front of a
-    framework). Those cost more than the rest of the answer: the document came to 0.82x ``/healthz``'s
-    server CPU through Flask (bench/floor.py, issue 15). Anything else (a body, another method or path)
-    goes to Flask; tests/api/test_contract_lane.py holds the lane's answers equal to Flask's."""
+    framework). Those cost more than the rest of the answer: through Flask, serving the document took about
+    as much server CPU as ``/healthz`` (bench/floor.py; figures in bench/README.md). Anything else (a body,
+    another method or path) goes to Flask; tests/api/test_contract_lane.py holds the lane's answers equal to
+    Flask's."""
 
     def __init__(self, app: Any, found: Contract) -> None:
         self.app = app
         self.routes = {f"/openapi.{form}": (document, f"meta.openapi_{form}", _answers(document))
-                       for form, document in (("json", found.json), ("yaml", found.yaml))}  # fmt: skip
+                       for form, document in (("json", found.json), ("yaml", found.yaml))}  # fmt: skip  # two lines, not six
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         route = self.routes.get(environ.get("PATH_INFO", ""))
         method = environ.get("REQUEST_METHOD")
         if route is None or method not in ("GET", "HEAD") or environ.get("CONTENT_LENGTH") or (
             environ.get("HTTP_TRANSFER_ENCODING")
-        ):  # fmt: skip
+        ):  # fmt: skip  # the condition on two lines, not one operand a line
             return self.app(environ, start_response)
         document, endpoint, answers = route
         environ[ROUTE_KEY] = environ["PATH_INFO"]  # what observability's hook notes from the URL rule

@@ -34,7 +34,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, TextIO
 
 from flask import Blueprint, Flask, Response, current_app, request
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
@@ -56,7 +56,7 @@ access_log = logging.getLogger("service.access")
 REQUESTS = Counter(
     "card_rules_http_requests", "HTTP requests answered, by method, route template and status.",
     ["method", "route", "status"],
-)  # fmt: skip
+)  # fmt: skip  # the name and the help on one line, the labels on the next
 # Per route only: a histogram is 15 series per label set, and per method and status it made most of the
 # metrics text, and of the time to render it.
 LATENCY = Histogram(
@@ -72,7 +72,7 @@ CONNECTIONS_CLOSED = Counter(
     " idle_timeout, header_timeout (408), body_timeout (408), head_too_large (431), incomplete (the client"
     " left mid-request), expired (503: queued past the timeout), malformed (gunicorn's own 4xx/5xx).",
     ["reason"],
-)  # fmt: skip
+)
 WORKER_TIMEOUTS = Counter("card_rules_worker_timeouts", "Workers killed for a request past the timeout.")
 REQUESTS_LOST = Counter("card_rules_requests_lost", "Requests in the application when their worker was killed.")
 WORKER_EXITS = Counter(
@@ -81,7 +81,7 @@ WORKER_EXITS = Counter(
 
 
 def request_id_from(environ: dict[str, Any]) -> str:
-    given = environ.get("HTTP_X_REQUEST_ID")
+    given: str | None = environ.get("HTTP_X_REQUEST_ID")
     if given and REQUEST_ID_PATTERN.fullmatch(given):
         return given
     return os.urandom(16).hex()  # 32 random hex digits, a tenth of uuid4()'s cost
@@ -146,16 +146,16 @@ _ACCESS_RECORD: dict[str, Any] = {
     "pathname": __file__, "filename": os.path.basename(__file__), "module": __name__.rsplit(".", 1)[1],
     "exc_info": None, "exc_text": None, "stack_info": None, "lineno": 0, "funcName": "record",
     "threadName": None, "processName": None, "taskName": None,
-}  # fmt: skip
+}  # fmt: skip  # a few attributes to a line, not one a line
 
 
-class StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class StdoutHandler(logging.StreamHandler[TextIO]):
     """Writes to whatever ``sys.stdout`` is at the time (test runners swap it)."""
 
     def __init__(self) -> None:
         super().__init__()
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> Any:
         return sys.stdout
 
@@ -203,7 +203,7 @@ class Observed:
     """WSGI middleware: request ID in and out, then a log line and the metrics for every answer."""
 
     def __init__(self, wsgi_app: Callable[..., Iterable[bytes]],
-                 headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None) -> None:  # fmt: skip
+                 headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None) -> None:  # fmt: skip  # two lines, not one parameter a line
         self.wsgi_app = wsgi_app
         self.headers = headers  # adds the headers every answer has (service/api/__init__.py)
 
@@ -257,7 +257,7 @@ class Observed:
 def _write_access_line(fields: dict[str, Any]) -> bool:
     """The production set-up's access line, written straight to stdout: the text ``JsonFormatter`` makes of
     it (a test holds the two equal), without the logging module's record, filters and handler calls, which
-    cost more than the line (bench/README.md, issue 15). False when logging is set up otherwise (a handler
+    cost more than the line (bench/README.md). False when logging is set up otherwise (a handler
     added, a test's capture): then the line goes through ``logging`` as any record does."""
     handlers = _SERVICE_LOG.handlers
     if access_log.handlers or len(handlers) != 1 or type(handlers[0]) is not StdoutHandler or access_log.filters:
@@ -271,7 +271,8 @@ def _write_access_line(fields: dict[str, Any]) -> bool:
             if len(_held) < MAX_HELD:
                 _held.append(line)
                 return True
-    with handler.lock:  # type: ignore[union-attr]  # threads of one worker share stdout
+    # threads of one worker share stdout
+    with handler.lock:  # type: ignore[union-attr]  # Handler.__init__ always makes it; typeshed allows None
         stream = sys.stdout
         try:
             stream.write(line)
@@ -285,9 +286,9 @@ def _write_access_line(fields: dict[str, Any]) -> bool:
 # batch per turn of it (``hold_access_lines``, ``write_held_lines``). A write is a system call, and a thread
 # that makes one gives up the GIL to the threads waiting for it and then waits to get it back: with four
 # threads and the main loop, one write per request cost more than everything else the service adds to a
-# request (bench/README.md, issue 15: /healthz at 0.78x the minimal Flask GET with the line written by each
-# thread, 1.00x without the line). A line waits at most one turn of the main loop, which runs as each answer
-# is done; MAX_HELD bounds the memory should it ever lag.
+# request (bench/floor.py: /healthz fell well behind the minimal Flask GET with the line written by each
+# thread, and was level with it without the line; figures in bench/README.md). A line waits at most one turn
+# of the main loop, which runs as each answer is done; MAX_HELD bounds the memory should it ever lag.
 MAX_HELD = 1000
 _held: list[str] | None = None
 _held_lock = threading.Lock()
@@ -312,7 +313,7 @@ def write_held_lines() -> None:
     handler = handlers[0] if handlers else None
     if handler is None:
         return
-    with handler.lock:  # type: ignore[union-attr]
+    with handler.lock:  # type: ignore[union-attr]  # Handler.__init__ always makes it; typeshed allows None
         try:
             sys.stdout.write("".join(lines))
             sys.stdout.flush()
@@ -320,7 +321,7 @@ def write_held_lines() -> None:
             pass
 
 
-_encode_text = json.encoder.encode_basestring  # type: ignore[attr-defined]  # what JSONEncoder(ensure_ascii=False) uses
+_encode_text = json.encoder.encode_basestring  # what JSONEncoder(ensure_ascii=False) uses
 
 
 def access_line(created: float, fields: dict[str, Any]) -> str:
@@ -519,10 +520,10 @@ def _rule_for_other_methods(error: MethodNotAllowed) -> Any:
 
 
 def install(app: Flask, headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None,
-            note: Callable[[dict[str, Any], Any], None] | None = None) -> None:  # fmt: skip
+            note: Callable[[dict[str, Any], Any], None] | None = None) -> None:  # fmt: skip  # two lines, not one parameter a line
     """Wrap ``app`` with the middleware, note each request's route template, serve ``/metrics``.
     ``headers(environ, status, headers)`` adds the headers of every answer; ``note(environ, rule)`` notes
-    more about the matched URL rule, in the same hook (one hook: each costs Flask a few microseconds)."""
+    more about the matched URL rule, in the same hook (one hook: Flask calls each hook on every request)."""
     configure_logging(app.config["LOG_LEVEL"])
     app.register_blueprint(blueprint)
 
@@ -538,4 +539,4 @@ def install(app: Flask, headers: Callable[[dict[str, Any], int, list[tuple[str, 
             if note is not None:
                 note(environ, rule)
 
-    app.wsgi_app = Observed(app.wsgi_app, headers)  # type: ignore[method-assign]
+    app.wsgi_app = Observed(app.wsgi_app, headers)  # type: ignore[method-assign]  # Flask documents wrapping wsgi_app

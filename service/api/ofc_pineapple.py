@@ -10,7 +10,7 @@ that named neither is exactly what it was before rule sets existed.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response
 from marshmallow import fields, validate
@@ -26,19 +26,19 @@ from service.api.common import (
     load_body,
     rule_codes,
     violation,
-)  # fmt: skip
+)
 from service.api.heavy import heavy
-from service.api.schema import ExactValues, ListBoundBy
-from service.rules import fantasyland
-from service.rules import ofc_pineapple as ofc
+from service.api.schema import CardList, ExactValues, ListBoundBy
+from service.rules import ofc
 from service.rules.cards import DECK, NotationProblem, card_texts
 from service.rules.games import GAMES, Game, find_game
+from service.rules.hand_value import HandValue
 from service.rules.messages import Message
-from service.rules.ofc_pineapple import BOTTOM, MIDDLE, ROWS, TOP, Board, Fantasyland, MoveViolation, ProblemCode
-from service.rules.ofc_rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, RULE_SETS_KEPT, TOP_HANDS, OfcRules
+from service.rules.ofc import BOTTOM, MIDDLE, ROWS, TOP, Board, Fantasyland, MoveViolation, ProblemCode, fantasyland
+from service.rules.ofc.rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, RULE_SETS_KEPT, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
-ROW_BY_NAME = {r.value: r for r in ROWS}  # a dict look-up: Row(name) goes through the Enum machinery, ~1 us
+ROW_BY_NAME = {r.value: r for r in ROWS}  # a dict look-up: Row(name) goes through the Enum machinery, slower
 OFC_RULES = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]
 FANTASYLAND_SIZES = sorted({size for rules in OFC_RULES for size in rules.fantasyland_sizes})
 MAX_DEALT = max(FANTASYLAND_SIZES)
@@ -48,7 +48,7 @@ MAX_ACTIONS = 64  # a hand has at most 36 actions (4 players, 9 rounds); more is
 # --- schemas shared by every OFC game ------------------------------------------------------------------
 
 
-def card_row(low: int, high: int, **kwargs: Any) -> fields.List:
+def card_row(low: int, high: int, **kwargs: Any) -> CardList:
     """A row of a board or a placement: its cards as a tuple, as ``Board`` and ``Action`` hold them."""
     return card_list(low, high, container=tuple, **kwargs)
 
@@ -128,7 +128,7 @@ class RecordPlayer(StrictSchema):
     fantasyland = fantasyland_field()
 
 
-SHARED_SCHEMAS = [
+SHARED_SCHEMAS: list[type[StrictSchema]] = [
     CompleteBoard,
     PartialBoard,
     BoardInPlay,
@@ -145,7 +145,7 @@ SHARED_SCHEMAS = [
 # --- schemas of one game: its rule sets bound the rest ------------------------------------------------
 
 
-def round_field(game: Game, **kwargs: Any) -> fields.Field:
+def round_field(game: Game, **kwargs: Any) -> ExactValues:
     """A round of a normal hand (1 to the game's number of rounds) or, in a game with Fantasyland,
     ``"fantasyland"`` for a Fantasyland player's single set."""
     rounds = max(r.rules.rounds for r in game.rule_sets)
@@ -155,7 +155,7 @@ def round_field(game: Game, **kwargs: Any) -> fields.Field:
     return ExactValues(values, refused, **kwargs)
 
 
-def players_field(game: Game, inner: fields.Field) -> fields.Field:
+def players_field(game: Game, inner: fields.Field[Any]) -> ListBoundBy:
     """The players of a hand: as many as the rule set the request names allows (the default's when it names
     none or one the game lacks); the declared bound is the widest of the game's rule sets (the contract's)."""
     bounds = {r.id: r.rules.players for r in game.rule_sets}
@@ -168,10 +168,10 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
     rule_sets: dict[str, OfcRules] = {r.id: r.rules for r in game.rule_sets}
     most = max(rules.players[1] for rules in rule_sets.values())
 
-    def rule_set() -> fields.Field:
+    def rule_set() -> fields.String:
         return fields.String(validate=validate.OneOf(list(rule_sets)))
 
-    def royalties() -> fields.Field:
+    def royalties() -> fields.Nested:
         return fields.Nested(RoyaltyTables)
 
     def schema(name: str, base: type, **declared: Any) -> type[StrictSchema]:
@@ -184,7 +184,7 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
         placement=fields.Nested(Placement, required=True),
         discard=card_row(0, MAX_DEALT, load_default=()),
         build=ofc.Action,
-    )  # fmt: skip
+    )  # fmt: skip  # the name and the base on one line, then the fields
     return {
         "RowEvaluateRequest": schema(
             "RowEvaluateRequest", StrictSchema,
@@ -218,7 +218,7 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
             actions=fields.List(fields.Nested(record_action), required=True, validate=validate.Length(max=MAX_ACTIONS)),
             rule_set=rule_set(), royalties=royalties(),
         ),
-    }  # fmt: skip
+    }  # fmt: skip  # each schema: its name and base on one line, then its fields a few to a line
 
 
 @lru_cache(maxsize=RULE_SETS_KEPT)
@@ -251,7 +251,9 @@ def say_rules(body: dict[str, Any], rules: OfcRules, shaped: dict[str, Any]) -> 
 
 
 def row_value(value: ofc.RowValue) -> dict[str, Any]:
-    return {"hand": hand_value(value.hand), "royalty": value.royalty}
+    # A row evaluated with its cards, as every caller here evaluates: only a showdown asked for categories
+    # (score_hand(cards=False), shaped by player_score) holds a poker.Ranking instead of a HandValue.
+    return {"hand": hand_value(cast(HandValue, value.hand)), "royalty": value.royalty}
 
 
 def board_cards(board: Board) -> dict[str, list[str]]:
@@ -286,7 +288,7 @@ def player_score(p: ofc.PlayerScore) -> dict[str, Any]:
                  "middle": {"category": middle.category, "royalty": middle_royalty},
                  "bottom": {"category": bottom.category, "royalty": bottom_royalty}},
         "royalties": royalties, "fantasyland_next": {"qualifies": qualifies, "cards": cards, "reason": reason},
-    }  # fmt: skip
+    }  # fmt: skip  # the answer's shape at a glance: the three rows one a line
 
 
 def hand_score(score: ofc.HandScore) -> dict[str, Any]:
@@ -300,7 +302,7 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
             for a, b, rows, lines, scoop, royalty_diff, points_a in score.matchups
         ],
         "button_moves": score.button_moves,
-    }  # fmt: skip
+    }  # fmt: skip  # a matchup's seven fields on two lines, not one a line
 
 
 # --- routes: one blueprint per OFC game of the registry -------------------------------------------------
@@ -370,7 +372,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
             "legal": result.legal,
             "violations": [violation(v) for v in result.violations],
             "board": board_cards(result.board),
-        }))  # fmt: skip
+        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
 
     @bp.post("/hands/score")
     @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"], lengths_by_rule_set=players_by_rule_set)
@@ -382,7 +384,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
 
     @bp.post("/hands/validate")
     @rule_codes(ofc.DOMAIN, violations=MoveViolation, errors=ERRORS, rules_only=["fantasyland_cards", "bad_seat"],
-                lengths_by_rule_set=players_by_rule_set)  # fmt: skip
+                lengths_by_rule_set=players_by_rule_set)  # fmt: skip  # not one argument a line
     def hands_validate() -> Response:
         body = load_body(hand_validate)
         rules = effective_rules(game_rules, default, body)
@@ -395,16 +397,17 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
             "boards": [board_cards(b) for b in result.boards],
             "score": hand_score(result.score) if result.score else None,
             "discards": [{"seat": seat, "card": card.text, "action": index} for seat, card, index in result.discards],
-        }))  # fmt: skip
+        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
 
     return bp
 
 
-# --- moves/legal, boards/outlook (issue 14) ----------------------------------------------------------------
+# --- moves/legal, boards/outlook -----------------------------------------------------------------------
 # Kept in one block, apart from the operations above, so parallel additions to this module merge cleanly.
 # Each OFC game gets both operations, taking ``rule_set`` (and, for the outlook, ``royalties``) as the others do.
 
-from service.rules import ofc_moves, ofc_outlook  # noqa: E402
+from service.rules.ofc import moves as ofc_moves  # noqa: E402
+from service.rules.ofc import outlook as ofc_outlook  # noqa: E402
 
 
 def legal_request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
@@ -429,7 +432,7 @@ def legal_request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchem
         "samples": StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_SAMPLES), load_default=ofc_outlook.DEFAULT_SAMPLES),
         "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
         "royalties": fields.Nested(RoyaltyTables),
-    })  # fmt: skip
+    })  # fmt: skip  # one field a line, as in a class body
     return {"MovesLegalRequest": moves_legal, "OutlookRequest": outlook}
 
 
@@ -442,7 +445,7 @@ def move_list(result: ofc_moves.MoveList) -> dict[str, Any]:
         "moves": [
             {
                 "discard": card_texts(m.discard),
-                "placement": board_cards(Board.of(m.placement)),
+                "placement": board_cards(Board(*(m.placement.get(r, ()) for r in ROWS))),
                 "board": board_cards(m.board),
             }
             for m in result.moves
@@ -468,7 +471,7 @@ def outlook_answer(result: ofc_outlook.Outlook) -> dict[str, Any]:
             "seed": carlo.seed, "samples": carlo.samples, "fouls": carlo.fouls,
             "foul_probability": carlo.foul_probability, "standard_error": carlo.standard_error,
         },
-    }  # fmt: skip
+    }  # fmt: skip  # a royalty level and the Monte Carlo figures a few fields to a line
 
 
 def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSchema]]) -> None:
@@ -479,7 +482,7 @@ def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSc
 
     @bp.post("/moves/legal")
     @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem),
-                rules_only=["duplicate_card", "deal_size", "board_between_rounds", "board_complete"])  # fmt: skip
+                rules_only=["duplicate_card", "deal_size", "board_between_rounds", "board_complete"])  # fmt: skip  # not one argument a line
     def moves_legal() -> Response:
         body = load_body(moves_legal_request)
         rules = effective_rules(game_rules, default, body)
@@ -487,7 +490,7 @@ def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSc
 
     @bp.post("/boards/outlook")
     @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem),
-                rules_only=["duplicate_card", "board_between_rounds", "fantasyland_cards", "not_enough_cards"])  # fmt: skip
+                rules_only=["duplicate_card", "board_between_rounds", "fantasyland_cards", "not_enough_cards"])  # fmt: skip  # not one argument a line
     @heavy
     def boards_outlook() -> Response:
         body = load_body(outlook_request)
@@ -513,7 +516,7 @@ def _prefix(game: Game) -> str:
     return "" if game.id == "ofc-pineapple" else "".join(part.title() for part in game.id.split("-"))
 
 
-_GAMES = [game for game in GAMES if game.module == "ofc_pineapple"]
+_GAMES = [game for game in GAMES if game.api_module == "ofc_pineapple"]
 SCHEMAS_BY_GAME = {
     game.id: {**request_schemas(game, _prefix(game)), **legal_request_schemas(game, _prefix(game))} for game in _GAMES
 }
@@ -539,16 +542,16 @@ def blueprint_for(game: Game) -> Blueprint:
     return BLUEPRINTS[game.id]
 
 
-def schemas_for(game: Game) -> list[type]:
+def schemas_for(game: Game) -> list[type[StrictSchema]]:
     """Every request schema of ``game``: the shared ones and its own."""
     return [*SHARED_SCHEMAS, *SCHEMAS_BY_GAME[game.id].values(), *EXTRA_SCHEMAS[game.id]]
 
 
-EXTRA_SCHEMAS: dict[str, list[type]] = {game.id: [] for game in _GAMES}
+EXTRA_SCHEMAS: dict[str, list[type[StrictSchema]]] = {game.id: [] for game in _GAMES}
 """Schemas of operations a game serves beyond those above (below)."""
 
 
-# --- fantasyland/solve (issue 14): ofc-pineapple under its house rules ---
+# --- fantasyland/solve: ofc-pineapple under its house rules ---
 
 blueprint = BLUEPRINTS["ofc-pineapple"]
 
@@ -604,7 +607,7 @@ def fantasyland_solve() -> Response:
         "stay_value": body["stay_value"],
         "best": fantasyland_setting(solution.best, len(dealt), rules),
         "alternatives": [fantasyland_setting(s, len(dealt), rules) for s in solution.alternatives],
-    }))  # fmt: skip
+    }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
 
 
 # --- end fantasyland/solve ---

@@ -2,8 +2,8 @@
 step when the answer is plain bytes of a known length.
 
 werkzeug's ``get_wsgi_response`` copies the headers into a new ``Headers``, looks for ``Location`` and
-``Content-Location`` to rewrite, and wraps the body in a ``ClosingIterator``: about 11 us an answer, as
-much as a light operation's rules (bench/README.md, issue 15). An answer of this service is a JSON or
+``Content-Location`` to rewrite, and wraps the body in a ``ClosingIterator``: per answer, about as much
+work as a light operation's rules (figures: bench/README.md). An answer of this service is a JSON or
 text body set as bytes (``Content-Length`` set with it), with neither header and nothing to run on
 close: for it, the same three things are its status line, its header list and its body list, as they are.
 Anything else (``HEAD``, 1xx, 204, 304, a stream, a redirect, a close callback) takes werkzeug's way.
@@ -40,4 +40,4 @@ class ServiceResponse(Response):
             else:
                 if sized and all(type(chunk) is bytes for chunk in body):
                     return body, self.status, headers
-        return super().get_wsgi_response(environ)  # type: ignore[return-value]
+        return super().get_wsgi_response(environ)

@@ -5,7 +5,7 @@ these declarations, so there is one description of each request shape besides ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate
@@ -23,7 +23,7 @@ CARD_OR_JOKER_PATTERN = "^(?:(?:[2-9TJQKAtjqka]|10)[cdhsCDHS♣♦♥♠♧♢�
 tests/api/test_spec.py holds them to the contract and to the spellings the tables above accept."""
 
 
-class CardField(fields.Field):
+class CardField(fields.Field[Card]):
     """A card string in any accepted notation, loaded as a ``Card`` (``jokers`` allows ``JK``)."""
 
     def __init__(self, *, jokers: bool = False, **kwargs: Any):
@@ -39,11 +39,13 @@ class CardField(fields.Field):
             raise ValidationError(texts.SchemaMessage.of(error.problems[0].text)) from None
 
 
-class CardList(fields.List):
+class CardList(fields.List[Card]):
     """A list of cards, loaded as a list or, with ``container=tuple``, as a tuple (a board's row, an
     action's cards: what the rules core's value objects hold). Valid lists (the common case) are read with
     one dictionary look-up per card (``cards.read_cards``); any problem falls back to the item-by-item
     path, which reports each bad entry at its index."""
+
+    inner: CardField  # the only item field it is made with
 
     def __init__(self, inner: CardField, *, container: type = list, **kwargs: Any):
         super().__init__(inner, **kwargs)
@@ -51,13 +53,13 @@ class CardList(fields.List):
         self.container = container
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        cards = read_cards(value, jokers=self.inner.jokers)  # type: ignore[attr-defined]
+        cards: Sequence[Card | None] | None = read_cards(value, jokers=self.inner.jokers)
         if cards is None:
             cards = super()._deserialize(value, attr, data, **kwargs)
         return cards if self.container is list else self.container(cards)
 
 
-def card_list(min_items: int, max_items: int, *, jokers: bool = False, **kwargs: Any) -> fields.List:
+def card_list(min_items: int, max_items: int, *, jokers: bool = False, **kwargs: Any) -> CardList:
     return CardList(CardField(jokers=jokers), validate=validate.Length(min=min_items, max=max_items), **kwargs)
 
 
@@ -66,14 +68,17 @@ def length(low: int, high: int) -> validate.Length:
     return validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
 
 
-class ListBoundBy(fields.List):
+class ListBoundBy(fields.List[Any]):
     """A list whose bounds depend on a sibling field: ``bounds_by`` is (the sibling's key, {its value:
     (fewest, most)}, the bounds when it is absent or names none of them), as the players of a hand depend on
     the rule set the request names. Checked once the list has loaded, with a Length validator's message;
     the declared Length validator (the widest bounds, the contract's) is checked as any field's."""
 
     def __init__(
-        self, inner: fields.Field, bounds_by: tuple[str, dict[str, tuple[int, int]], tuple[int, int]], **kwargs: Any
+        self,
+        inner: fields.Field[Any],
+        bounds_by: tuple[str, dict[str, tuple[int, int]], tuple[int, int]],
+        **kwargs: Any,
     ):
         super().__init__(inner, **kwargs)
         self.bounds_by = bounds_by
@@ -89,12 +94,12 @@ class ListBoundBy(fields.List):
         return loaded
 
 
-class ExactValues(fields.Field):
+class ExactValues(fields.Field[Any]):
     """A JSON value among declared ones, by exact type: ``values`` maps a type to the values of it taken
     (``{int: range(1, 6), str: {"fantasyland"}}``: no ``true`` for 1, no ``1.0``); anything else is refused
     with ``message``."""
 
-    def __init__(self, values: dict[type, Container[Any]], message: Any, **kwargs: Any):
+    def __init__(self, values: Mapping[type, Container[Any]], message: Any, **kwargs: Any):
         super().__init__(**kwargs)
         self.values = values
         self.message = message

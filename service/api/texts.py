@@ -310,7 +310,7 @@ class SchemaTemplate(str):
         found.key = key
         return found
 
-    def format(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+    def format(self, *args: Any, **kwargs: Any) -> str:
         english = str.format(self, *args, **kwargs)
         template = SCHEMA[self.key][LANGUAGES[0]]
         names = placeholders(template)
@@ -330,9 +330,9 @@ class RangeTemplate(str):
         found.keys = keys
         return found
 
-    def format(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+    def format(self, *args: Any, **kwargs: Any) -> str:
         english = str.format(self, *args, **kwargs)
-        key = self.keys.get(tuple(kwargs.get(op) for op in ("min_op", "max_op") if op in kwargs))
+        key = self.keys.get(tuple(kwargs[op] for op in ("min_op", "max_op") if op in kwargs))
         return SchemaTemplate(english, key) if key is not None else english
 
 
@@ -359,15 +359,16 @@ VALIDATOR_MESSAGES: dict[tuple[type, str], str] = {
     (validate.Length, "message_max"): "length.max",
     (validate.OneOf, "default_message"): "one_of",
 }
-RANGE_MESSAGES = {
+RANGE_MESSAGES: dict[str, dict[tuple[str, ...], str]] = {
     "message_all": {("greater than or equal to", "less than or equal to"): "range.between"},
     "message_min": {("greater than or equal to",): "range.min"},
     "message_max": {("less than or equal to",): "range.max"},
 }
 
 
-def schema_errors() -> dict[str, SchemaMessage]:
-    """``error_messages`` for a schema class: its own messages, with their keys."""
+def schema_errors() -> dict[str, str]:
+    """``error_messages`` for a schema class: its own messages, with their keys (each a ``SchemaMessage``,
+    typed as the ``str`` marshmallow's ``Schema.error_messages`` declares)."""
     return {name: SchemaMessage.of(Message("schema", key)) for name, key in SCHEMA_ERRORS.items()}
 
 

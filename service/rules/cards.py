@@ -14,7 +14,7 @@ from typing import ClassVar, TypeVar
 
 from service.rules.errors import CardNotationError, InputProblem, Path, problem, quoted
 
-DOMAIN = "cards"  # the catalog domain of the texts below (service/rules/messages.py)
+DOMAIN = "cards"  # the catalog domain of the texts of card notation (service/rules/messages.json)
 
 
 class NotationProblem(StrEnum):
@@ -100,7 +100,7 @@ _SUIT_SPELLINGS = {
     "d": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
     "h": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
     "s": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
-}  # fmt: skip
+}  # fmt: skip  # one suit's spellings a line
 
 
 def _case_variants(text: str) -> set[str]:

@@ -6,6 +6,10 @@
 A game names its rule sets; the first is its default (the authoritative rule book's). A rule set's
 ``rules`` is the frozen rules object its game's operations take as an argument (``OfcRules`` for the OFC
 games, ``BigTwoRules``, ``JokerThirteenRules``): every rule set of every game is one.
+
+A game also names where it lives: its rules package, ``service.rules.<package>`` (``ofc`` serves both OFC
+games, ``thirteen`` Joker Thirteen, ``big_two`` Big Two), and the module of the HTTP layer that serves it,
+``service.api.<api_module>``.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from service.rules import big_two, joker_thirteen, ofc_rules
+from service.rules import big_two, ofc, thirteen
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +41,8 @@ class Game:
     id: str  # the API's path segment and the catalog domain of the game's texts
     name: str
     native_name: str
-    module: str  # its rules module service.rules.<module> and HTTP layer service.api.<module>
+    package: str  # its rules package: service.rules.<package>
+    api_module: str  # the HTTP layer's module that serves it: service.api.<api_module>
     deck: Deck
     rule_sets: tuple[RuleSet, ...]
     text_domain: str = ""  # the catalog domain of its texts, when it shares another game's
@@ -79,7 +84,7 @@ class Game:
         raise KeyError(rule_set_id)
 
 
-def _ofc(rules: ofc_rules.OfcRules) -> RuleSet:
+def _ofc(rules: ofc.OfcRules) -> RuleSet:
     return RuleSet(rules.id, rules.name, rules.native_name, rules.source, rules.players, rules)
 
 
@@ -87,23 +92,24 @@ _DECK52 = Deck(52, 0)
 
 GAMES: tuple[Game, ...] = (
     Game(
-        "ofc-pineapple", "Pineapple Open-Face Chinese Poker", "大菠蘿", "ofc_pineapple", _DECK52,
-        (_ofc(ofc_rules.ULTIMATE), _ofc(ofc_rules.STANDARD), _ofc(ofc_rules.PROGRESSIVE)),
+        "ofc-pineapple", "Pineapple Open-Face Chinese Poker", "大菠蘿", "ofc", "ofc_pineapple", _DECK52,
+        (_ofc(ofc.ULTIMATE), _ofc(ofc.STANDARD), _ofc(ofc.PROGRESSIVE)),
     ),
     Game(
-        "joker-thirteen", "Joker Thirteen with an extra spade suit", "鬼牌十三支加一色", "joker_thirteen", Deck(68, 3),
-        (RuleSet(joker_thirteen.GSCAS.id, "Joker Thirteen, extra spade suit (house rules)", "鬼牌十三支加一色", "joker-thirteen/gscas",
-                 (joker_thirteen.PLAYERS, joker_thirteen.PLAYERS), joker_thirteen.GSCAS),),
+        "joker-thirteen", "Joker Thirteen with an extra spade suit", "鬼牌十三支加一色", "thirteen", "joker_thirteen",
+        Deck(68, 3),
+        (RuleSet(thirteen.GSCAS.id, "Joker Thirteen, extra spade suit (house rules)", "鬼牌十三支加一色", "joker-thirteen/gscas",
+                 (thirteen.PLAYERS, thirteen.PLAYERS), thirteen.GSCAS),),
     ),
     Game(
-        "big-two", "Taiwanese Big Two", "台灣大老二", "big_two", _DECK52,
+        "big-two", "Taiwanese Big Two", "台灣大老二", "big_two", "big_two", _DECK52,
         (RuleSet(big_two.TAIWAN.id, "Taiwanese Big Two (house rules)", "台灣大老二", "big-two/taiwan", (big_two.SEATS, big_two.SEATS), big_two.TAIWAN),),
     ),
     Game(
-        "ofc-classic", "Classic Open-Face Chinese Poker", "明牌十三張", "ofc_pineapple", _DECK52,
-        (_ofc(ofc_rules.CLASSIC),), text_domain="ofc-pineapple",
+        "ofc-classic", "Classic Open-Face Chinese Poker", "明牌十三張", "ofc", "ofc_pineapple", _DECK52,
+        (_ofc(ofc.CLASSIC),), text_domain="ofc-pineapple",
     ),
-)  # fmt: skip
+)  # fmt: skip  # one game per block: its names, modules and rule sets read as a table
 GAME_BY_ID = {g.id: g for g in GAMES}
 
 

@@ -20,7 +20,7 @@ class HandValue(NamedTuple):
     ``resolved`` (Joker Thirteen) is what each joker stands for, in the order the jokers appear in ``cards``.
 
     A NamedTuple rather than a frozen dataclass: it is built once per evaluated hand on every hot path,
-    and a tuple is built about three times as fast (bench/encoding.py). Compare hands by ``strength``, never as tuples.
+    and a tuple is cheaper to build (bench/encoding.py compares them). Compare hands by ``strength``, never as tuples.
     """
 
     category: str

@@ -36,7 +36,7 @@ from service.rules.hand_value import HandValue
 
 __all__ = [
     "Category", "HandValue", "Ranking", "hand_value", "rank_board", "rank_cards", "ranking_if_distinct", "value_if_distinct",
-]  # fmt: skip
+]  # fmt: skip  # the public names on one line
 
 
 class Category(StrEnum):
@@ -56,7 +56,7 @@ RUNG = {
     Category.HIGH_CARD: 1, Category.PAIR: 2, Category.TWO_PAIR: 3, Category.TRIPS: 4,
     Category.STRAIGHT: 5, Category.FLUSH: 6, Category.FULL_HOUSE: 7, Category.QUADS: 8,
     Category.STRAIGHT_FLUSH: 9, Category.ROYAL_FLUSH: 9,
-}  # fmt: skip
+}  # fmt: skip  # four categories a line, up the ladder
 
 LABELS = {c: messages.label("ofc-pineapple", c.value) for c in Category}
 """Each category's label: its catalog key (the HTTP layer renders it in the client's language). Pineapple OFC is
@@ -71,7 +71,7 @@ _FLUSH_BITS = sum(8 << (_SUIT_SHIFT + 4 * s) for s in range(4))
 
 def _code(c: Card) -> int:
     rank_count = 1 << 3 * (c.rank - 2)
-    suit_count = 1 << (_SUIT_SHIFT + 4 * c.suit.order)  # type: ignore[union-attr]
+    suit_count = 1 << (_SUIT_SHIFT + 4 * c.suit.order)  # type: ignore[union-attr]  # DECK has no joker: every suit is set
     return rank_count + suit_count + (1 << (_CARD_SHIFT + c.index))
 
 
@@ -143,7 +143,7 @@ def _rank(ranks: Sequence[int], flush: bool) -> Ranking:
     else:
         category = {
             (1,): Category.HIGH_CARD, (2,): Category.PAIR, (3,): Category.TRIPS, (4,): Category.QUADS,
-        }.get((groups[0],), Category.HIGH_CARD)  # fmt: skip
+        }.get((groups[0],), Category.HIGH_CARD)  # fmt: skip  # the four group sizes on one line
         if groups[:2] == [2, 2]:
             category = Category.TWO_PAIR
         elif groups[:2] == [3, 2]:

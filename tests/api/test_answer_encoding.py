@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from service.api.common import answer
-from service.rules.ofc_pineapple import Row
+from service.rules.ofc import Row
 
 
 def test_answer_is_utf8_json_with_row_keys(app):

@@ -78,8 +78,8 @@ def test_every_game_operation_declares_its_codes_and_validate_ones_their_violati
 
 def core_enums() -> list[type[StrEnum]]:
     found = []
-    for module_info in pkgutil.iter_modules(service.rules.__path__):
-        module = importlib.import_module(f"service.rules.{module_info.name}")
+    for module_info in pkgutil.walk_packages(service.rules.__path__, "service.rules."):
+        module = importlib.import_module(module_info.name)
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, StrEnum) and value.__module__ == module.__name__:
                 found.append(value)

@@ -17,7 +17,7 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 
 from service.api import create_app, heavy
-from service.rules import ofc_outlook
+from service.rules.ofc import outlook as ofc_outlook
 from tests.conftest import ROOT
 
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))

@@ -22,7 +22,7 @@ from tests.conftest import ROOT
 SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 SCHEMA_BY_NAME: dict[str, type[Schema]] = {
     name: schema for game in GAMES
-    for name, schema in ((s.__name__, s) for s in importlib.import_module(f"service.api.{game.module}").schemas_for(game))
+    for name, schema in ((s.__name__, s) for s in importlib.import_module(f"service.api.{game.api_module}").schemas_for(game))
 }  # fmt: skip
 
 

@@ -18,12 +18,12 @@ from service.api import common
 from service.api.schema import CARD_OR_JOKER_PATTERN, CARD_PATTERN
 from service.rules.cards import CARD_BY_TEXT, CARD_OR_JOKER_BY_TEXT
 from service.rules.games import GAMES
-from service.rules.ofc_rules import OfcRules
+from service.rules.ofc.rules import OfcRules
 from tests.conftest import ROOT
 
 SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 COMPONENTS = SPEC["components"]["schemas"]
-GAME_SCHEMAS = {game.id: importlib.import_module(f"service.api.{game.module}").schemas_for(game) for game in GAMES}
+GAME_SCHEMAS = {game.id: importlib.import_module(f"service.api.{game.api_module}").schemas_for(game) for game in GAMES}
 OPERATIONS = [(path, method, op) for path, item in SPEC["paths"].items() for method, op in item.items()]
 
 

@@ -1,4 +1,4 @@
-"""The Big Two algorithms as they were before issue 15 made them fast, kept as the reference the fast ones
+"""The Big Two algorithms as they were before their fast paths, kept as the reference the fast ones
 are proven equal to (tests/big_two/test_replay.py): the replay that judged every action through
 ``validate_move``'s ``_judge_move`` on sorted tuples, the deal and action checks that built every problem's
 path, and ``monsters_left`` that tried each straight flush card by card. Classification's reference is

@@ -201,11 +201,11 @@ def test_equal_strength_does_not_beat():
     assert judge(hand, hand) == (False, CompareReason.EQUAL)
 
 
-# ---- judge on one combination by its strengths at once (issue 15) against the place-by-place reading ----
+# ---- judge on one combination by its strengths at once, against the place-by-place reading -------------
 
 
 def judged_place_by_place(table, play):
-    """``judge`` before issue 15, for two plays of one combination: the first place after the rung that
+    """``judge`` as it was, for two plays of one combination: the first place after the rung that
     differs decides, a sequence's or a rank's place first, then the suit's."""
     from service.rules.big_two.common import Combination
 
@@ -241,7 +241,7 @@ def test_one_combination_judged_at_once_as_place_by_place():
                 assert judge(table, play) == judged_place_by_place(table, play), (table, play)
 
 
-# --- compare and validate_move read a single, pair or five-card play from play_value's tables (issue 15) ---
+# --- compare and validate_move read a single, pair or five-card play from play_value's tables ------------
 
 
 def _compare_as_before(table, play):

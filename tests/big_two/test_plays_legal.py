@@ -18,7 +18,7 @@ from service.rules.big_two import (
     legal_plays,
     validate_move,
 )
-from service.rules.big_two_plays import PlaysProblem, list_plays
+from service.rules.big_two.plays import PlaysProblem, list_plays
 from service.rules.cards import DECK, Suit, cards
 from service.rules.errors import InvalidInputError
 from tests.big_two.players import deal

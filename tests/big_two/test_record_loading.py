@@ -1,4 +1,4 @@
-"""games/validate's actions have their own fast path (``RecordActions.fast_reader``, issue 15): whenever it
+"""games/validate's actions read by the compiled fast path (``service/api/loading.py``): whenever it
 answers, ``Schema.load`` answers the same, on random records and on records with one entry made odd in
 every way a client can; it answers the usual records (and the other spellings of a card) itself."""
 
@@ -82,7 +82,7 @@ def test_the_fast_path_declines_or_agrees_with_load_on_every_odd_entry():
 
 
 def test_single_plays_and_empty_passes_read_as_load_reads_them():
-    """The shared actions (issue 15, fifth round): a single play is one action per seat and spelling, built
+    """The shared actions: a single play is one action per seat and spelling, built
     once, and a pass's ``"cards": []`` reads as no card; on 3000 records of singles, pairs, passes with and
     without a card, every seat (and some that are none), every spelling and some that are none, the fast
     path answers exactly what ``Schema.load`` answers, or declines what it refuses."""
@@ -116,8 +116,8 @@ def test_single_plays_and_empty_passes_read_as_load_reads_them():
 
 
 def test_the_fast_path_declines_a_record_past_its_maximum_without_reading_an_entry():
-    """load_body tries the fast path before ``check_list_lengths`` (issue 15): a hostile list must not make it
-    read, so every list's maxItems is checked on the JSON array first (loading._length_first)."""
+    """load_body tries the fast path before ``check_list_lengths``: a hostile list must not make it
+    read, so every list's maxItems is checked on the JSON array first (``service/api/loading.py``)."""
 
     class Untouchable:
         def __getattribute__(self, name):
@@ -128,7 +128,7 @@ def test_the_fast_path_declines_a_record_past_its_maximum_without_reading_an_ent
     assert fast_load(SCHEMA, {"base": 1, "hands": [Untouchable()] * 5, "actions": []}) is None
 
 
-# --- games/score's losers (``ScoredLosers.fast_reader``, issue 15) ---------------------------------------
+# --- games/score's losers read by the fast path ------------------------------------------------------------
 
 SCORE_SCHEMA = BigTwoScoreRequest()
 
@@ -174,7 +174,7 @@ def load_or_none_of(schema, body):
         return None
 
 
-# --- moves/validate's action (``MoveActionField.fast_reader``, issue 15) ---------------------------------
+# --- moves/validate's action read by the fast path --------------------------------------------------------
 
 MOVE_SCHEMA = BigTwoMoveValidateRequest()
 

@@ -1,4 +1,4 @@
-"""The fast paths of issue 15 proven equal to the algorithms they replaced (tests/big_two/reference.py):
+"""The fast paths proven equal to the algorithms they replaced (tests/big_two/reference.py):
 
 * ``play_value``'s tables give exactly ``classify``'s value (``_classify_in_full``, the rule book's
   definitions) on every single and pair, every five-card play of the rule book (each straight, full
@@ -265,7 +265,7 @@ def test_the_benchmarks_records_replay_as_before_whole_and_cut(seed):
 
 
 def test_monsters_left_by_card_bits_as_the_card_by_card_search_it_replaced():
-    """The bit masks (issue 15's third round) against the card-by-card search they replaced, kept as the
+    """The bit masks against the card-by-card search they replaced, kept as the
     fallback for cards given twice or a joker: on random cards of every size, rigged monsters, and odd cards."""
     rng = random.Random("monsters-bits")
     for case in range(6000):

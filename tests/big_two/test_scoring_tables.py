@@ -1,4 +1,4 @@
-"""The loser's factors read from tables built once per rule set (issue 15, ``scoring._loser_factors``) are
+"""The loser's factors read from tables built once per rule set (``scoring._loser_factors``) are
 exactly what the rules computed before, card by card (``loser_factors_as_before``, the previous code): on
 every count of cards and every set of 2s, on thousands of random losers' hands, under the house rules and
 under random rule sets (tiers of any bounds, any multipliers). The same factor is one shared object."""
@@ -91,7 +91,7 @@ def test_one_object_per_factor():
     assert first[1] is loser_multiplier_factors(DECK[:3] + DECK[8:9])[1]  # the same three 2s held
 
 
-# --- the winner's factors (issue 15, ``scoring._winner_factors``) and the monsters' mask by a sum ---------
+# --- the winner's factors (``scoring._winner_factors``) and the monsters' mask by a sum -------------------
 
 
 def winner_factors_as_before(finish, grand_slam, rules):

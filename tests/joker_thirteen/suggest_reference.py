@@ -12,9 +12,9 @@ from bisect import bisect_left, bisect_right
 from functools import cache
 from itertools import combinations
 
-from service.rules import joker_thirteen as j13
-from service.rules import joker_thirteen_suggest as sg
-from service.rules.joker_thirteen import DUNS, Dun
+from service.rules import thirteen as j13
+from service.rules.thirteen import DUNS, Dun
+from service.rules.thirteen import suggest as sg
 
 
 @cache

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from service.rules.cards import JOKER, by_rank_desc, card, cards
-from service.rules.joker_thirteen import Dun, validate_arrangement
+from service.rules.thirteen import Dun, validate_arrangement
 
 TAIL = "8c 8d 8h 8s 8s"  # a real five of a kind: big enough to keep every example about head vs middle
 

@@ -21,7 +21,7 @@ from itertools import combinations_with_replacement
 import pytest
 
 from service.rules.cards import DECK, JOKER, Card, Suit
-from service.rules.joker_thirteen import DECK_COPIES, _evaluate
+from service.rules.thirteen.duns import DECK_COPIES, _evaluate
 
 from .reference import brute_force, brute_force_grouped
 

@@ -1,4 +1,4 @@
-"""The round's fast path (``joker_thirteen._lawful_round``: duns from their sums, the table's copies from
+"""The round's fast path (``thirteen.scoring._lawful_round``: duns from their sums, the table's copies from
 the sums' card fields) against the full checks it skips: for seeded random rounds, lawful and not (a
 card beyond the deck's copies in a dun, across a player's duns or across the table, 相公, a hand given,
 a wrong size), ``score_round`` answers exactly what it answers with the fast path switched off: the same
@@ -10,9 +10,13 @@ import random
 
 import pytest
 
-from service.rules import joker_thirteen as j13
+from service.rules import thirteen as j13
+from service.rules.cards import JOKER
 from service.rules.errors import InvalidInputError
-from service.rules.joker_thirteen import GAME_DECK, Arrangement, score_round
+from service.rules.thirteen import GAME_DECK, Arrangement, score_round
+from service.rules.thirteen import arrangements as j13_arrangements
+from service.rules.thirteen import duns as j13_duns
+from service.rules.thirteen import scoring as j13_scoring
 
 REALS = [c for c in GAME_DECK if c.suit is not None]
 
@@ -27,7 +31,7 @@ def deal(rng: random.Random) -> list[Arrangement]:
         for _ in range(20):
             rng.shuffle(cards)
             head, middle, tail = cards[:3], cards[3:8], cards[8:]
-            if j13._evaluate(5, middle).strength > j13._evaluate(5, tail).strength:
+            if j13_duns._evaluate(5, middle).strength > j13_duns._evaluate(5, tail).strength:
                 middle, tail = tail, middle
             if j13.validate_arrangement(head, middle, tail).legal:
                 break
@@ -56,7 +60,7 @@ def spoil(rng: random.Random, players: list[Arrangement]) -> list[Arrangement]:
         hand = [*p.head, *p.middle, *p.tail, *rng.sample(REALS, 4)]
         return [*players[:seat], Arrangement(p.head, p.middle, p.tail, hand), *players[seat + 1 :]]
     elif kind == 6:  # many jokers and spades: copies at the deck's limit
-        duns["middle"] = [j13.JOKER, j13.JOKER, *rng.sample([c for c in REALS if c.suit.value == "s"], 3)]
+        duns["middle"] = [JOKER, JOKER, *rng.sample([c for c in REALS if c.suit.value == "s"], 3)]
     spoiled = Arrangement(duns["head"], duns["middle"], duns["tail"])
     return [*players[:seat], spoiled, *players[seat + 1 :]]
 
@@ -73,7 +77,7 @@ def test_the_fast_path_answers_what_the_full_checks_answer(seed, monkeypatch):
     rng = random.Random(seed)
     rounds = [spoil(rng, deal(rng)) for _ in range(1500)]
     fast = [answer(players) for players in rounds]
-    monkeypatch.setattr(j13, "_lawful_round", lambda players: None)
+    monkeypatch.setattr(j13_scoring, "_lawful_round", lambda players: None)
     full = [answer(players) for players in rounds]
     assert fast == full
     scored = sum(1 for a in fast if not isinstance(a, list))
@@ -104,14 +108,14 @@ def test_a_legal_arrangement_answers_what_the_full_checks_answer(seed, monkeypat
         players = spoil(rng, deal(rng))
         arrangements += [p if rng.randrange(2) else with_hand(rng, p) for p in players]
     fast = [validation(p) for p in arrangements]
-    monkeypatch.setattr(j13, "_lawful_arrangement", lambda arrangement: None)
+    monkeypatch.setattr(j13_arrangements, "_lawful_arrangement", lambda arrangement: None)
     full = [validation(p) for p in arrangements]
     assert fast == full
     legal = sum(1 for a in fast if a.legal)
     assert len(arrangements) // 4 < legal < len(arrangements) * 9 // 10  # both kinds of answer, many of each
 
 
-# --- the round settled in one pass (issue 15) against the rule book, pair by pair ---------------------
+# --- the round settled in one pass against the rule book, pair by pair ------------------------------
 
 
 def settled_pair_by_pair(values, rules):
@@ -158,9 +162,9 @@ def test_the_round_settles_as_the_rule_book_pair_by_pair(seed):
     and a rule set with other points."""
     rng = random.Random(200 + seed)
     doubled = j13.JokerThirteenRules(id="doubled", shot=2, home_run=18, bonus={k: 2 * v for k, v in j13.BONUS.items()})
-    pool = [j13._evaluate_all(p) for _ in range(150) for p in deal(rng)]
+    pool = [j13_arrangements._evaluate_all(p) for _ in range(150) for p in deal(rng)]
     strong = [j13.Arrangement(*(rng.sample(GAME_DECK, n) for n in (3, 5, 5))) for _ in range(400)]
-    pool += [j13._evaluate_all(p) for p in strong]
+    pool += [j13_arrangements._evaluate_all(p) for p in strong]
     kinds = set()
     for _ in range(3000):
         values = [rng.choice(pool) for _ in range(4)]
@@ -170,7 +174,7 @@ def test_the_round_settles_as_the_rule_book_pair_by_pair(seed):
             seat, other, dun = rng.randrange(4), rng.randrange(4), rng.choice(j13.DUNS)
             values[seat] = {**values[seat], dun: values[other][dun]}
         rules = doubled if rng.randrange(4) == 0 else j13.GSCAS
-        score = j13._settled(values, rules)
+        score = j13_scoring._settled(values, rules)
         matchups, players = settled_pair_by_pair(values, rules)
         assert [tuple(m) for m in score.matchups] == matchups
         assert [tuple(p)[:5] for p in score.players] == players
@@ -235,7 +239,7 @@ def test_the_players_reader_answers_as_the_schema():
     assert answered > 1000 and declined > 500  # both, many of each
 
 
-# --- strengths compared as ints (joker_thirteen._order) and bonuses by rung (issue 15, fifth round) -------
+# --- strengths compared as ints (thirteen.duns._order) and bonuses by rung --------------------------------
 
 
 def test_orders_compare_as_the_strengths_on_every_shape():
@@ -243,18 +247,18 @@ def test_orders_compare_as_the_strengths_on_every_shape():
     middle's) and the plan's ``_order``: the plan carries ``_order(strength)``, and sorting by order is
     sorting by strength, equal exactly when equal."""
     j13.plan_every_shape()
-    plans = [*j13._HEADS.values(), *j13._FIVES.values()]
+    plans = [*j13_duns._HEADS.values(), *j13_duns._FIVES.values()]
     assert len(plans) == j13.SHAPES
-    assert all(plan[-1] == j13._order(plan[2]) for plan in plans)
+    assert all(plan[-1] == j13_duns._order(plan[2]) for plan in plans)
     strengths = sorted({plan[2] for plan in plans})
-    orders = [j13._order(s) for s in strengths]
+    orders = [j13_duns._order(s) for s in strengths]
     assert all(x < y for x, y in zip(orders, orders[1:], strict=False))  # strictly rising: no two strengths equal
     assert len(strengths) > 5000 and any(len(s) == 6 for s in strengths) and any(len(s) == 2 for s in strengths)
     rng = random.Random(400)
     for _ in range(20000):  # and pair by pair, as the settlement compares them
         a, b = rng.choice(strengths), rng.choice(strengths)
-        assert (a < b, a == b, a > b) == (j13._order(a) < j13._order(b), j13._order(a) == j13._order(b),
-                                          j13._order(a) > j13._order(b))  # fmt: skip
+        assert (a < b, a == b, a > b) == (j13_duns._order(a) < j13_duns._order(b), j13_duns._order(a) == j13_duns._order(b),
+                                          j13_duns._order(a) > j13_duns._order(b))  # fmt: skip
 
 
 def test_bonuses_by_rung_are_the_rule_sets_bonuses():
@@ -262,5 +266,5 @@ def test_bonuses_by_rung_are_the_rule_sets_bonuses():
     for rules in (j13.GSCAS, doubled):
         for d, table in zip(j13.DUNS, rules.bonus_by_rung, strict=True):
             for category, rung in j13.RUNG.items():
-                order = j13._order((rung, 14, 14))
-                assert table[order >> j13._RUNG_SHIFT] == rules.bonus.get((d, category), 0), (d, category)
+                order = j13_duns._order((rung, 14, 14))
+                assert table[order >> j13_duns._RUNG_SHIFT] == rules.bonus.get((d, category), 0), (d, category)

@@ -7,7 +7,7 @@ flush must not become one by accident) and say so.
 from __future__ import annotations
 
 from service.rules.cards import DECK, card, cards
-from service.rules.joker_thirteen import compare_duns, evaluate_dun
+from service.rules.thirteen import compare_duns, evaluate_dun
 
 
 def check(dun: str, text: str, category: str, strength: tuple[int, ...], order: str, resolved: str):

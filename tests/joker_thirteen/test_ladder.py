@@ -8,7 +8,7 @@ import pytest
 
 from service.rules.cards import DECK, JOKER, Suit, cards
 from service.rules.errors import InvalidInputError
-from service.rules.joker_thirteen import DECK_COPIES, GAME_DECK, RUNG, Category, Dun, compare_duns, evaluate_dun
+from service.rules.thirteen import DECK_COPIES, GAME_DECK, RUNG, Category, Dun, compare_duns, evaluate_dun
 
 
 def value(dun: str, text: str):

@@ -1,4 +1,4 @@
-"""Duns by table (``joker_thirteen._value_if_lawful``): the plan made from the first dun of a shape (its
+"""Duns by table (``thirteen.duns._value_if_lawful``): the plan made from the first dun of a shape (its
 ranks, its jokers, whether its real cards share a suit), applied to every other dun of that shape, gives
 exactly what the ladder (``_ladder``) gives: category, label, strength, the cards in order and what each
 joker stands for. Every shape there is, each dealt several ways. The ladder itself is proven against
@@ -13,8 +13,8 @@ from itertools import combinations_with_replacement, product
 
 import pytest
 
-from service.rules import joker_thirteen as j13
 from service.rules.cards import JOKER, Card, Suit, parse_cards
+from service.rules.thirteen import duns as j13
 
 REALS = [c for c in j13.GAME_DECK if c is not JOKER]
 SUITS = list(Suit)

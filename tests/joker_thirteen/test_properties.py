@@ -9,17 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.rules.cards import CARD_BY_TEXT, JOKER, Card, Suit, parse_cards
-from service.rules.joker_thirteen import (
+from service.rules.thirteen import (
     DUNS,
     GAME_DECK,
     Arrangement,
     Dun,
-    _evaluate,
     compare_duns,
     evaluate_dun,
     score_round,
     validate_arrangement,
 )  # fmt: skip
+from service.rules.thirteen.duns import _evaluate
 
 REALS = [c for c in GAME_DECK if c is not JOKER]  # 65 cards, spades twice
 

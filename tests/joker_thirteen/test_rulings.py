@@ -11,16 +11,16 @@ import pytest
 
 from service.rules.cards import DECK, JOKER, card, cards
 from service.rules.errors import InvalidInputError
-from service.rules.joker_thirteen import (
+from service.rules.thirteen import (
     DECK_COPIES,
     Arrangement,
     Dun,
-    _evaluate,
     bonus,
     evaluate_dun,
     score_round,
     validate_arrangement,
 )  # fmt: skip
+from service.rules.thirteen.duns import _evaluate
 
 from .test_scoring import WORKED, matchup, table, worked_hands
 

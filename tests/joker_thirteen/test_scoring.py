@@ -8,7 +8,7 @@ import pytest
 
 from service.rules.cards import JOKER, by_rank_desc, cards
 from service.rules.errors import InvalidInputError
-from service.rules.joker_thirteen import GAME_DECK, Arrangement, Dun, score_round, validate_arrangement
+from service.rules.thirteen import GAME_DECK, Arrangement, Dun, score_round, validate_arrangement
 
 
 def arrangement(head: str, middle: str, tail: str, hand: list | None = None) -> Arrangement:
@@ -226,7 +226,7 @@ def test_the_scoring_is_the_rule_sets_data_not_code():
     from dataclasses import replace
 
     from service.rules.games import find_game
-    from service.rules.joker_thirteen import GSCAS
+    from service.rules.thirteen import GSCAS
 
     assert find_game("joker-thirteen").default.rules is GSCAS
     players = worked_hands()

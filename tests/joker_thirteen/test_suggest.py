@@ -1,4 +1,4 @@
-"""Joker Thirteen arrangements/suggest (service/rules/joker_thirteen_suggest.py): brute force, the naive
+"""Joker Thirteen arrangements/suggest (service/rules/thirteen/suggest.py): brute force, the naive
 arranger, the strength cache, the opponent table and the HTTP operation."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules import joker_thirteen as j13
-from service.rules import joker_thirteen_suggest as sg
+from service.rules import thirteen as j13
 from service.rules.cards import JOKER, cards
-from service.rules.joker_thirteen import DUNS, Dun
+from service.rules.thirteen import DUNS, Dun
+from service.rules.thirteen import suggest as sg
 from tests.joker_thirteen.suggest_reference import brute_force
 
 REAL = [c for c in j13.GAME_DECK if c is not JOKER]

@@ -16,8 +16,8 @@ from itertools import combinations
 import numpy as np
 
 from service.rules import poker
-from service.rules.fantasyland import FantasylandTerms
-from service.rules.ofc_pineapple import BOTTOM, MIDDLE, TOP
+from service.rules.ofc import BOTTOM, MIDDLE, TOP
+from service.rules.ofc.fantasyland import FantasylandTerms
 
 _NEVER = 99
 

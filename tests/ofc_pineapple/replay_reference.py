@@ -1,7 +1,7 @@
-"""The hand-record replay, the move check and the showdown as they were before issue 15 made them cheaper:
+"""The hand-record replay, the move check and the showdown as they were before they were made cheaper:
 every action validated whole by ``validate_move`` (every check, every time) against a ``Board`` rebuilt per
 action, the complete record scored by ``score_hand`` with all its checks, each board by ``evaluate_board``.
-test_replay.py holds ``ofc_pineapple.validate_hand``, ``validate_move``, ``score_hand`` and
+test_replay.py holds ``ofc.validate_hand``, ``validate_move``, ``score_hand`` and
 ``evaluate_board`` to exactly these."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from itertools import combinations
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InvalidInputError, Path, Violation, problem, violation
-from service.rules.ofc_pineapple import (
+from service.rules.ofc import (
     BOTTOM,
     DOMAIN,
     FANTASYLAND_ROUND,
@@ -36,20 +36,15 @@ from service.rules.ofc_pineapple import (
     Row,
     RowValue,
     Seat,
-    _check_players,
-    _distinct,
-    _duplicates,
-    _expected_sizes,
-    _round_params,
-    _row_winner,
-    _sizes_text,
     check_board,
     check_fantasyland,
     fantasyland_next,
     foul_reasons,
     turn_order,
 )
-from service.rules.ofc_rules import HOUSE, OfcRules
+from service.rules.ofc.board import _distinct, _duplicates, _expected_sizes, _row_winner, _sizes_text
+from service.rules.ofc.rules import HOUSE, OfcRules
+from service.rules.ofc.scoring import _check_players, _round_params
 
 
 def validate_hand(

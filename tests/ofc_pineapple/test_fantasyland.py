@@ -8,11 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules import fantasyland as fl
-from service.rules import ofc_pineapple as ofc
-from service.rules import poker
+from service.rules import ofc, poker
 from service.rules.cards import DECK, cards
-from service.rules.ofc_pineapple import BOTTOM, MIDDLE, TOP, Fantasyland
+from service.rules.ofc import BOTTOM, MIDDLE, TOP, Fantasyland
+from service.rules.ofc import fantasyland as fl
 from tests.ofc_pineapple.fantasyland_reference import brute_force
 
 # A stay condition that also counts the middle (standard Fantasyland: middle full house or better).
@@ -184,7 +183,7 @@ def test_solve_refuses_impossible_input_with_422(post, request_body, pointers):
     assert [e["pointer"] for e in body["errors"]] == pointers
 
 
-# --- the rule set a request names (issue 13's rule sets) ----------------------------------------------------
+# --- the rule set a request names ---------------------------------------------------------------------------
 
 MIDDLE_FULL_HOUSE_DEAL = ["9h", "9d", "9c", "4s", "4h", "Th", "Td", "Tc", "5s", "5h", "2c", "3d", "7d", "8c"]
 """Two full houses and four odd cards: only a middle full house can keep the player in Fantasyland."""

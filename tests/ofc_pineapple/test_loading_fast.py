@@ -1,8 +1,7 @@
-"""The OFC requests' own fast readers (``ScoredPlayer.fast_item``, ``RowsField``, ``RecordActions``, the
-round's, issue 15): whenever they answer, ``Schema.load`` answers the same, on random requests of every OFC
-game (hands/score, hands/validate, moves/validate, boards/evaluate) written in every spelling of a card, and
-on the same requests with one value made odd in every way a client can; they answer the usual requests
-themselves."""
+"""The OFC requests' fast readers, compiled from their schemas (``service/api/loading.py``): whenever they
+answer, ``Schema.load`` answers the same, on random requests of every OFC game (hands/score, hands/validate,
+moves/validate, boards/evaluate) written in every spelling of a card, and on the same requests with one
+value made odd in every way a client can; they answer the usual requests themselves."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ from service.api.loading import fast_load
 from service.api.ofc_pineapple import SCHEMAS_BY_GAME
 from service.rules.cards import CARD_BY_TEXT, Card
 from service.rules.games import GAMES
-from service.rules.ofc_pineapple import ROWS, Board, Fantasyland
+from service.rules.ofc import ROWS, Board, Fantasyland
 from tests.api.test_loading import paths
 from tests.ofc_pineapple.test_replay import legal_record, move_case, showdown_seats
 
@@ -24,7 +23,7 @@ SPELLINGS: dict[Card, list[str]] = {}
 for _text, _card in CARD_BY_TEXT.items():
     SPELLINGS.setdefault(_card, []).append(_text)
 
-OFC_GAMES = [game for game in GAMES if game.module == "ofc_pineapple"]
+OFC_GAMES = [game for game in GAMES if game.api_module == "ofc_pineapple"]
 ODD = [None, True, False, 0, 1, -1, 3, 99, 1.0, 2.5, "", "x", "As", "top", "fantasyland", [], [None], ["As"],
        ["Zz"], [["As"]], ["As"] * 18, {}, {"top": []}, {"x": 1}, {"active": True}]  # fmt: skip
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.rules.cards import cards
-from service.rules.ofc_pineapple import Board, Row, validate_move
+from service.rules.ofc import Board, Row, validate_move
 
 
 def b(top: str = "", middle: str = "", bottom: str = "") -> Board:

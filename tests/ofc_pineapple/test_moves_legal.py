@@ -8,12 +8,12 @@ from itertools import product
 
 import pytest
 
-from service.rules import ofc_rules
 from service.rules.cards import DECK, cards
 from service.rules.errors import InvalidInputError
 from service.rules.games import GAMES
-from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, legal_moves, schedule_of
-from service.rules.ofc_pineapple import ROWS, Board, validate_move
+from service.rules.ofc import ROWS, Board, validate_move
+from service.rules.ofc import rules as ofc_rules
+from service.rules.ofc.moves import PINEAPPLE, MovesProblem, Schedule, legal_moves, schedule_of
 
 OFC_RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, ofc_rules.OfcRules)]
 

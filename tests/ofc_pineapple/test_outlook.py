@@ -10,19 +10,19 @@ from math import sqrt
 
 import pytest
 
-from service.rules import ofc_rules
 from service.rules.cards import DECK, cards
 from service.rules.errors import InvalidInputError
 from service.rules.games import GAMES
-from service.rules.ofc_moves import legal_moves
-from service.rules.ofc_outlook import (
+from service.rules.ofc import ROWS, TOP, Board, Fantasyland, evaluate_board
+from service.rules.ofc import rules as ofc_rules
+from service.rules.ofc.moves import legal_moves
+from service.rules.ofc.outlook import (
     OutlookProblem,
     monte_carlo,
     outlook,
     place_by_policy,
     policy_key,
 )
-from service.rules.ofc_pineapple import ROWS, TOP, Board, Fantasyland, evaluate_board
 
 OFC_RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, ofc_rules.OfcRules)]
 
@@ -231,3 +231,4 @@ def test_http_answers_the_core_and_refuses_with_pointers(post):
     assert status == 422 and [e["pointer"] for e in problem["errors"]] == ["/seen/0"]
     status, problem = post("ofc-pineapple/boards/outlook", {**body, "samples": 201})
     assert status == 422 and [e["pointer"] for e in problem["errors"]] == ["/samples"]
+

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from service.api import create_app
 from service.rules import poker
 from service.rules.cards import DECK, Card
-from service.rules.ofc_pineapple import ROWS, Board, Fantasyland, Row, Seat, compare_rows, score_hand
+from service.rules.ofc import ROWS, Board, Fantasyland, Row, Seat, compare_rows, score_hand
 
 shuffled = st.permutations(DECK)
 fantasyland = st.one_of(st.just(Fantasyland()), st.sampled_from([14, 15, 16, 17]).map(lambda n: Fantasyland(True, n)))

@@ -1,4 +1,4 @@
-"""The incremental hand-record replay (``ofc_pineapple.validate_hand``, issue 15) answers exactly what the
+"""The incremental hand-record replay (``ofc.validate_hand``) answers exactly what the
 replay it replaced answers (``replay_reference.validate_hand``: every action validated whole by
 ``validate_move``, the complete record scored by ``score_hand``): the same legality, violations (codes,
 cards, indexes, parameters), boards, score and discards, on many random records of every OFC rule set and
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from service.rules import poker
 from service.rules.cards import DECK, Card
 from service.rules.errors import InvalidInputError
-from service.rules.ofc_pineapple import (
+from service.rules.ofc import (
     BOTTOM,
     MIDDLE,
     ROWS,
@@ -35,7 +35,7 @@ from service.rules.ofc_pineapple import (
     validate_hand,
     validate_move,
 )
-from service.rules.ofc_rules import OfcRules
+from service.rules.ofc.rules import OfcRules
 from tests.ofc_pineapple import replay_reference
 from tests.ofc_pineapple.test_rule_set_properties import RULE_SETS, SEATINGS, ids
 

@@ -6,7 +6,7 @@ import pytest
 
 from service.rules import poker
 from service.rules.cards import cards
-from service.rules.ofc_pineapple import (
+from service.rules.ofc import (
     Board,
     Fantasyland,
     FoulReason,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from service.rules.cards import DECK, cards
 from service.rules.games import GAMES
-from service.rules.ofc_pineapple import (
+from service.rules.ofc import (
     BOTTOM,
     MIDDLE,
     ROWS,
@@ -23,7 +23,7 @@ from service.rules.ofc_pineapple import (
     score_hand,
     settle,
 )
-from service.rules.ofc_rules import OfcRules
+from service.rules.ofc.rules import OfcRules
 
 RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, OfcRules)]
 SEATINGS = [(rules, n) for rules in RULE_SETS for n in range(rules.players[0], rules.players[1] + 1)]

@@ -9,10 +9,9 @@ import json
 
 import pytest
 
-from service.rules import ofc_rules
 from service.rules.cards import cards
 from service.rules.errors import InvalidInputError
-from service.rules.ofc_pineapple import (
+from service.rules.ofc import (
     BOTTOM,
     MIDDLE,
     TOP,
@@ -24,7 +23,8 @@ from service.rules.ofc_pineapple import (
     score_hand,
     validate_move,
 )  # fmt: skip
-from service.rules.ofc_rules import CLASSIC, PROGRESSIVE, STANDARD, ULTIMATE, Row
+from service.rules.ofc import rules as ofc_rules
+from service.rules.ofc.rules import CLASSIC, PROGRESSIVE, STANDARD, ULTIMATE, Row
 from tests.ofc_pineapple.records import BING, JIA, YI
 
 

@@ -1,4 +1,4 @@
-"""The showdown by categories (issue 15): ``score_hand(cards=False)`` and ``validate_hand(cards=False)`` value
+"""The showdown by categories: ``score_hand(cards=False)`` and ``validate_hand(cards=False)`` value
 each row as the table's ``Ranking`` instead of a full ``HandValue``; everything else they answer (totals,
 matchups, fouls, royalties, Fantasyland, refusals) is the full showdown's, and each row's category and
 strength are the full hand's. ``poker.ranking_if_distinct`` is ``value_if_distinct`` without the cards, on
@@ -14,8 +14,8 @@ import pytest
 from service.rules import poker
 from service.rules.cards import DECK
 from service.rules.errors import InvalidInputError
-from service.rules.ofc_pineapple import ROWS, Board, HandScore, Seat, score_hand, validate_hand
-from service.rules.ofc_rules import HOUSE
+from service.rules.ofc import ROWS, Board, HandScore, Seat, score_hand, validate_hand
+from service.rules.ofc.rules import HOUSE
 from tests.ofc_pineapple.test_replay import legal_record, mutate, showdown_seats
 from tests.ofc_pineapple.test_rule_set_properties import SEATINGS, ids
 
@@ -97,7 +97,7 @@ def test_a_record_scored_by_categories_is_the_full_replay(rules, players):
 
 
 def test_a_board_ranked_at_once_is_each_row_ranked_and_its_cards_bits():
-    """``poker.rank_board`` (issue 15): each row's ranking as ``ranking_if_distinct``, the board's cards as one
+    """``poker.rank_board``: each row's ranking as ``ranking_if_distinct``, the board's cards as one
     bit each; None exactly when a card repeats on the board (in a row or across rows)."""
     rng = random.Random("rank_board")
     boards = [rng.sample(DECK, 13) for _ in range(20000)]

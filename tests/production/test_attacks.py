@@ -1,4 +1,4 @@
-"""Issue 10's attacks at a small scale, against gunicorn with the production gunicorn.conf.py (deadlines
+"""Hostile clients at a small scale, against gunicorn with the production gunicorn.conf.py (deadlines
 shortened through the environment so the suite stays quick): slow and idle connections cost neither a
 thread nor /healthz, each is closed within its deadline (408 where a request began) and counted;
 oversized declarations are 413 before the body; a request past the timeout leaves no late answer and is

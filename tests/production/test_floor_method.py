@@ -1,4 +1,4 @@
-"""bench/floor.py's method (issue 15): every window has a /healthz window near it on both sides, and an
+"""bench/floor.py's method: every window has a /healthz window near it on both sides, and an
 endpoint's ratio is the median of its windows' ratios to their neighbouring /healthz windows, so one
 noisy stretch of the shared machine moves neither the endpoint's ratio nor the others'."""
 

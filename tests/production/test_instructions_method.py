@@ -1,4 +1,4 @@
-"""bench/instructions.py's arithmetic (issue 15): an endpoint's instructions per request are its valgrind
+"""bench/instructions.py's arithmetic: an endpoint's instructions per request are its valgrind
 process's total less the baseline process's (the same start-up and warm-up, no request counted), over the
 requests counted; the summary is read from callgrind's own line, and anything else is refused. Its parse
 layer reads every request's own body, with the worker's hand-over and with gunicorn's reader alike."""

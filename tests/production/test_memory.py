@@ -27,7 +27,7 @@ from bench import attack
 from bench.common import ROOT, GunicornServer
 from service.api import create_app, i18n
 from service.api.meta import accepts_gzip
-from service.rules.ofc_rules import HOUSE_ROYALTIES, RULE_SETS_KEPT
+from service.rules.ofc.rules import HOUSE_ROYALTIES, RULE_SETS_KEPT
 
 GROWTH_BOUND = 64 * 1024  # bytes traced after the requests, beyond the warm-up's
 WARM_UP = 2 * RULE_SETS_KEPT + 50  # more than the bounded caches the kinds below fill with their own keys
@@ -173,7 +173,7 @@ def test_requests_of_every_kind_leave_nothing_behind(wsgi: Client, kind: str) ->
 def test_equal_royalty_tables_are_one_rule_set() -> None:
     """A rule set with overrides is equal and hashes by its content: the same table twice is one entry of
     every cache keyed by a rule set."""
-    from service.rules.ofc_rules import HOUSE
+    from service.rules.ofc.rules import HOUSE
 
     first, second = (HOUSE.with_royalties(royalty_table(7)) for _ in range(2))
     assert first is not second and first == second and hash(first) == hash(second)

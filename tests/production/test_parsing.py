@@ -1,4 +1,4 @@
-"""How the service reads what it is sent (issue 10; docs/rulings.md, "Parsing"): JSON exactly as RFC 8259
+"""How the service reads what it is sent (docs/rulings.md, "Parsing"): JSON exactly as RFC 8259
 has it, whole-valued numbers as integers, arrays over their maximum refused before their items are
 read, client text quoted and cut in messages, no Python internals in an answer."""
 

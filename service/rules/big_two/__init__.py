@@ -1,8 +1,13 @@
 """Taiwanese Big Two (台灣大老二): combinations, ordering, moves, scoring and whole-game replay.
 
 One module per part, as the tests are split (tests/big_two): ``combinations``, ``compare``, ``moves``,
-``scoring`` and ``game``, with the codes, labels and card order they share in ``common``. This package
-re-exports every public name, so ``from service.rules.big_two import classify`` keeps working.
+``plays`` (every legal play of a turn), ``scoring`` and ``game``, with the codes, labels and card order they
+share in ``common`` and the rules object in ``rules``. This package re-exports every public name, so
+``from service.rules.big_two import classify`` keeps working.
+
+The game's texts are the catalog domain ``big-two`` (``DOMAIN``): ``messages.json`` beside these modules,
+in English and Traditional Chinese, and ``messages.zh-CN.json`` generated from it
+(``service/rules/messages.py``).
 
 Pure and stateless: every function takes the whole situation it judges and returns its answer as values
 (dataclasses, NamedTuples) that nothing changes once built.
@@ -41,7 +46,6 @@ from service.rules.big_two.combinations import (
     classify,
 )
 from service.rules.big_two.common import (
-    CODES,
     COMBINATION_LABELS,
     DOMAIN,
     HAND_SIZE,
@@ -76,6 +80,7 @@ from service.rules.big_two.moves import (
     legal_plays,
     validate_move,
 )
+from service.rules.big_two.plays import LegalPlay, PlayGroup, PlayList, PlaysProblem, list_plays
 from service.rules.big_two.rules import TAIWAN, BigTwoRules, CardsLeftTier
 from service.rules.big_two.scoring import (
     Factor,
@@ -87,6 +92,10 @@ from service.rules.big_two.scoring import (
     score_game,
     winner_multiplier_factors,
 )
+
+CODES = (InvalidPlay, MoveViolation, ProblemCode, PlaysProblem)
+"""The code registries of the game's violations and problems (a test checks that the rules emit each code and
+that each has its texts)."""
 
 __all__ = [
     "CODES",
@@ -108,9 +117,13 @@ __all__ = [
     "GameScore",
     "GameState",
     "InvalidPlay",
+    "LegalPlay",
     "LoserScore",
     "MoveResult",
     "MoveViolation",
+    "PlayGroup",
+    "PlayList",
+    "PlaysProblem",
     "ProblemCode",
     "WinnerScore",
     "big_two_key",
@@ -120,6 +133,7 @@ __all__ = [
     "judge",
     "legal_play_values",
     "legal_plays",
+    "list_plays",
     "loser_multiplier_factors",
     "monsters_left",
     "score_game",

@@ -11,7 +11,7 @@ from service.rules.errors import InputProblem, Path, problem
 
 SEATS = 4
 HAND_SIZE = 13
-DOMAIN = "big-two"  # the catalog domain of this game's texts (service/rules/messages.py)
+DOMAIN = "big-two"  # the catalog domain of this game's texts (big_two/messages.json)
 
 
 class Combination(StrEnum):
@@ -28,7 +28,7 @@ class Combination(StrEnum):
 
 
 COMBINATION_LABELS: dict[Combination, messages.Message] = {c: messages.label(DOMAIN, c.value) for c in Combination}
-"""Each combination's label: its key in the catalog (service/rules/messages.py), rendered at the edge."""
+"""Each combination's label: its key in the catalog (big_two/messages.json), rendered at the edge."""
 
 _COMBINATION_OF = {c.value: c for c in Combination}  # a HandValue's category: its combination, by look-up
 _RUNG = {combination: rung for rung, combination in enumerate(Combination, start=1)}
@@ -117,10 +117,6 @@ class ProblemCode(StrEnum):
     JOKER_NOT_ALLOWED = "joker_not_allowed"
 
 
-CODES = (InvalidPlay, MoveViolation, ProblemCode)
-"""Every code registry of this module's violations and problems (a test checks each code has its texts)."""
-
-
 class ActionType(StrEnum):
     PLAY = "play"
     PASS = "pass"
@@ -135,7 +131,7 @@ def big_two_rank(c: Card) -> int:
     return (c.rank - 3) % 13
 
 
-_KEY = {c: big_two_rank(c) * 4 + c.suit.order for c in DECK}  # type: ignore[union-attr]  # 0 (3c) ... 51 (2s)
+_KEY = {c: big_two_rank(c) * 4 + c.suit.order for c in DECK}  # type: ignore[union-attr]  # DECK has no joker: every suit is set; 0 (3c) ... 51 (2s)
 THREE_OF_CLUBS = DECK[(3 - 2) * 4 + Suit.CLUBS.order]
 
 

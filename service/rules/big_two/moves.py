@@ -153,7 +153,7 @@ def _beating_problems(held: tuple[Card, ...], on_table: HandValue | None, play: 
         DOMAIN, code, play.cards,
         play=play.category, play_cards=" ".join(card_texts(play.cards)),
         table=on_table.category, table_cards=" ".join(card_texts(on_table.cards)), reason=reason.value,
-    )]  # fmt: skip
+    )]  # fmt: skip  # the code and cards, then the parameters of each play
 
 
 def _refusal(

@@ -134,7 +134,7 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
 
 
 def _score(base: int, finish: HandValue, grand_slam: bool, winner_seat: int | None, losers: Sequence[tuple[int | None, tuple[Card, ...]]],
-           rules: BigTwoRules = TAIWAN) -> GameScore:  # fmt: skip
+           rules: BigTwoRules = TAIWAN) -> GameScore:  # fmt: skip  # two lines, not one parameter a line
     winner_factors = winner_multiplier_factors(finish, grand_slam, rules)
     winner_multiplier = _product(winner_factors)
     scored = []
@@ -199,7 +199,7 @@ def _tier_factor(count: int, rules: BigTwoRules) -> Factor:
     return _factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case)
 
 
-_TWOS = tuple(sorted((c for c in DECK if c.rank == 2), key=lambda c: c.suit.order))  # type: ignore[union-attr]
+_TWOS = tuple(sorted((c for c in DECK if c.rank == 2), key=lambda c: c.suit.order))  # type: ignore[union-attr]  # DECK has no joker: every suit is set
 _LOSER_FACTORS: dict[
     int, tuple[BigTwoRules, tuple[Factor | None, ...], dict[tuple[Card, ...], Factor], list[Factor | None]]
 ] = {}

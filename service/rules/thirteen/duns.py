@@ -1,9 +1,8 @@
-"""Joker Thirteen with an extra spade suit (鬼牌十三支加一色): duns, jokers, arrangements and the round score.
+"""Joker Thirteen (鬼牌十三支加一色): the deck, the three duns, the hand categories and a dun's hand value,
+jokers included (``duns/evaluate``, ``duns/compare``).
 
-Terms follow the rule book: dun (墩: head 頭墩 3 cards, middle 中墩 5, tail 尾墩 5), 相公 (an arrangement out of
-order), 打槍 (shot), 全壘打 (home run), 道 (the scoring unit).
-
-The deck is 68 cards: the 52, a second identical spade suit and 3 jokers (``DECK_COPIES``).
+The deck is 68 cards: the 52, a second identical spade suit and 3 jokers (``DECK_COPIES``). A dun (墩) is
+the head (頭墩, 3 cards), the middle (中墩, 5) or the tail (尾墩, 5).
 
 Jokers are evaluated directly, never by trying substitutions: the dun's real cards are grouped by rank and
 suit, and each rung of the ladder is tested from the top with the question "can ``j`` jokers complete this
@@ -25,26 +24,20 @@ the head lacks counting as smallest" is plain tuple comparison (a prefix is smal
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 from operator import attrgetter, itemgetter
-from typing import Any, NamedTuple
 
 from service.rules import messages
-from service.rules.cards import DECK, JOKER, Card, Suit, by_rank_desc, extra_copies, find_duplicates
-from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem, violation
+from service.rules.cards import DECK, JOKER, Card, Suit, find_duplicates
+from service.rules.errors import InputProblem, InvalidInputError, Path, problem
 from service.rules.hand_value import HandValue, winner
 
-PLAYERS = 4
-HAND_SIZE = 17
-DOMAIN = "joker-thirteen"  # the catalog domain of this game's texts (service/rules/messages.py)
+DOMAIN = "joker-thirteen"  # the catalog domain of this game's texts (thirteen/messages.json)
 
 DECK_COPIES: dict[Card, int] = {c: 2 if c.suit is Suit.SPADES else 1 for c in DECK} | {JOKER: 3}
 """How many of each card the 68-card deck holds; usable as ``find_duplicates(copies=DECK_COPIES)``."""
@@ -87,7 +80,7 @@ RUNG = {
     Category.THREE_JOKERS: 5, Category.STRAIGHT: 6, Category.FLUSH: 7, Category.PAIR_FLUSH: 8,
     Category.FULL_HOUSE: 9, Category.QUADS: 10, Category.STRAIGHT_FLUSH: 11, Category.JOKER_FIVE: 12,
     Category.REAL_FIVE: 13,
-}  # fmt: skip
+}  # fmt: skip  # four categories a line, up the ladder
 
 _CATEGORY_BY_ORDER_RUNG = [None, None, *sorted(RUNG, key=RUNG.__getitem__)]
 """Each category at its rung plus one (the first place of ``_order``: a place plus one), 2 to 14."""
@@ -98,94 +91,9 @@ LABELS = {c: messages.label(DOMAIN, c.value) for c in Category}
 TWO_PAIR_FLUSH_LABEL = messages.label(DOMAIN, "pair_flush/two_pairs")
 
 
-class ArrangementViolation(StrEnum):
-    """Codes of what ``validate_arrangement`` finds wrong (``Violation.code``); ``score_round`` refuses the
-    same problems as impossible input (``InputProblem.code``, HTTP 422)."""
-
-    WRONG_HEAD_SIZE = "wrong_head_size"
-    WRONG_MIDDLE_SIZE = "wrong_middle_size"
-    WRONG_TAIL_SIZE = "wrong_tail_size"
-    WRONG_HAND_SIZE = "wrong_hand_size"
-    TOO_MANY_COPIES = "too_many_copies"
-    CARD_NOT_IN_HAND = "card_not_in_hand"
-    CARD_USED_TWICE = "card_used_twice"
-    HEAD_NOT_BELOW_MIDDLE = "head_not_below_middle"  # 相公
-    MIDDLE_ABOVE_TAIL = "middle_above_tail"  # 相公
-
-
-class ProblemCode(StrEnum):
-    """Codes of the impossible input only ``score_round`` refuses, besides ``ArrangementViolation``'s
-    and the card notation's (``cards.NotationProblem``)."""
-
-    WRONG_PLAYER_COUNT = "wrong_player_count"
-
-
-CODES = (ArrangementViolation, ProblemCode)
-"""Every code registry of this module's violations and problems (a test checks each code has its texts)."""
-
-
-@dataclass(frozen=True, slots=True)
-class JokerThirteenRules:
-    """The round's scoring as one frozen data object (the house rules: ``GSCAS``), passed explicitly to
-    ``score_round`` and ``bonus`` as the OFC games pass ``OfcRules``: a variant is another instance."""
-
-    id: str
-    shot: int  # 打槍: points from each opponent shot (no dun lost to him; 平手也算不輸)
-    home_run: int  # 全壘打: shooting all three others, paid equally by the three
-    bonus: Mapping[tuple[Dun, Category], int]  # 額外加分 per opponent beaten in the dun with this exact category
-    bonus_by_name: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
-    # per dun (head, middle, tail), the points by the dun's rung plus one (``_order(strength) >> _RUNG_SHIFT``):
-    # the round's settlement reads them by index
-    bonus_by_rung: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    digest: str = field(init=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # str enums hash and compare as their values: the names look up without building an enum per call
-        object.__setattr__(self, "bonus_by_name", {(d.value, c.value): points for (d, c), points in self.bonus.items()})
-        by_rung = tuple(
-            tuple(0 if c is None else self.bonus.get((dun, c), 0) for c in _CATEGORY_BY_ORDER_RUNG)
-            for dun in (Dun.HEAD, Dun.MIDDLE, Dun.TAIL)
-        )
-        object.__setattr__(self, "bonus_by_rung", by_rung)
-        canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-        object.__setattr__(self, "digest", hashlib.sha256(canonical.encode()).hexdigest()[:16])
-
-    def describe(self) -> dict[str, Any]:
-        """Every parameter, as JSON: what ``GET /v1/games`` lists and what ``digest`` hashes."""
-        return {
-            "id": self.id,
-            "shot": self.shot,
-            "home_run": self.home_run,
-            "bonus": [{"dun": d.value, "category": c.value, "points": p} for (d, c), p in self.bonus.items()],
-        }
-
-
-GSCAS = JokerThirteenRules(
-    id="gscas",
-    shot=1,
-    home_run=9,  # "再 ＋9 道（等於向三家各多收 3 道）"
-    bonus={
-        (Dun.HEAD, Category.TRIPS): 1, (Dun.HEAD, Category.THREE_JOKERS): 5,
-        (Dun.MIDDLE, Category.QUADS): 2, (Dun.MIDDLE, Category.STRAIGHT_FLUSH): 2,
-        (Dun.MIDDLE, Category.JOKER_FIVE): 3, (Dun.MIDDLE, Category.REAL_FIVE): 12,
-        (Dun.TAIL, Category.QUADS): 1, (Dun.TAIL, Category.STRAIGHT_FLUSH): 1,
-        (Dun.TAIL, Category.JOKER_FIVE): 2, (Dun.TAIL, Category.REAL_FIVE): 5,
-    },
-)  # fmt: skip
-"""The house rules (鬼牌十三支加一色): the only rule set, and every function's default."""
-
-BONUS = GSCAS.bonus
-"""額外加分 of the house rules: points per opponent whose dun is strictly beaten with this exact category."""
-
-
-def bonus(dun: Dun | str, hand: HandValue, rules: JokerThirteenRules = GSCAS) -> int:
-    """Points per opponent beaten with ``hand`` in ``dun``: by exact category, so 鬼三條 never also counts as 衝三."""
-    return rules.bonus_by_name.get((dun, hand.category), 0)
-
-
 # --- tables built once ------------------------------------------------------------------------------
 
-_CARD: dict[tuple[int, Suit], Card] = {(c.rank, c.suit): c for c in DECK}  # type: ignore[misc]
+_CARD: dict[tuple[int, Suit], Card] = {(c.rank, c.suit): c for c in DECK}  # type: ignore[misc]  # DECK has no joker: every suit is set
 
 
 def _straight_windows() -> dict[int, tuple[int, ...]]:
@@ -345,7 +253,7 @@ def _code(c: Card) -> int:
     card = 1 << (_CARD_SHIFT + _CARD_BITS * c.index)
     if c is JOKER:  # a joker counts in every suit: it never keeps the real cards from a flush
         return (1 << _JOKER_COUNT_SHIFT) + sum(1 << (_SUIT_SHIFT + 4 * s) for s in range(4)) + card
-    return (1 << 3 * (c.rank - 2)) + (1 << (_SUIT_SHIFT + 4 * c.suit.order)) + card  # type: ignore[union-attr]
+    return (1 << 3 * (c.rank - 2)) + (1 << (_SUIT_SHIFT + 4 * c.suit.order)) + card  # type: ignore[union-attr]  # the joker returned above: this card has a suit
 
 
 _CODES: list[int] = [_code(c) for c in _ALL_CARDS]  # by Card.index: a list index is cheaper than a dict
@@ -482,7 +390,7 @@ def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
     plan: Plan = (
         value.category, value.label, value.strength, itemgetter(*positions),
         () if stand_ins else value.resolved or (), stand_ins, _order(value.strength),
-    )  # fmt: skip
+    )  # fmt: skip  # the plan's seven parts in Plan's order, not one a line
     category, label, strength, pick, resolved, _, _ = plan
     for shift, mask, found in stand_ins:
         resolved += found[key >> shift & mask]
@@ -499,8 +407,8 @@ SHAPES = 16_303
 
 
 def plan_every_shape() -> int:
-    """Make the plan of every shape there is now, as the first dun of each shape would (about half a
-    second): for a process that forks workers (gunicorn's ``preload_app``), so that they share the plans
+    """Make the plan of every shape there is now, as the first dun of each shape would: for a
+    process that forks workers (gunicorn's ``preload_app``), so that they share the plans
     instead of each making its own on first sight. Returns how many plans there are."""
     for size in (3, 5):
         for jokers in range(4):
@@ -668,392 +576,3 @@ def compare_duns(dun: Dun | str, a: Sequence[Card], b: Sequence[Card]) -> tuple[
     value_a = evaluate_dun(dun, a, ("a",))
     value_b = evaluate_dun(dun, b, ("b",))
     return winner(value_a, value_b), value_a, value_b
-
-
-# --- arrangements -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Arrangement:
-    """One player's three duns and, optionally, the 17 cards they were chosen from."""
-
-    head: Sequence[Card]
-    middle: Sequence[Card]
-    tail: Sequence[Card]
-    hand: Sequence[Card] | None = None
-
-    def dun(self, dun: Dun | str) -> Sequence[Card]:
-        return getattr(self, _DUN_FIELD[dun])  # type: ignore[no-any-return]  # called 48 times per scored round: no enum built per call
-
-
-_DUN_FIELD: dict[str, str] = {d.value: d.value for d in Dun}
-"""A dun (or its name) -> the ``Arrangement`` field holding it; a str enum hashes as its value."""
-
-
-@dataclass(frozen=True, slots=True)
-class ArrangementResult:
-    legal: bool
-    violations: tuple[Violation, ...]
-    duns: Mapping[Dun, HandValue] | None  # None when a dun cannot be evaluated (wrong size, impossible copies)
-    discarded: tuple[Card, ...] | None  # the hand minus the placed cards, when a hand is given
-
-
-Located = list[tuple[Path, Violation]]
-
-
-def _size_violations(arrangement: Arrangement) -> Located:
-    found: Located = []
-    for dun in DUNS:
-        cards = tuple(arrangement.dun(dun))
-        if len(cards) != dun.size:
-            found.append(
-                (
-                    (dun.value,),
-                    violation(
-                        DOMAIN, f"wrong_{dun.value}_size", cards, dun=dun.value, size=dun.size, actual=len(cards)
-                    ),
-                )
-            )
-    hand = arrangement.hand
-    if hand is not None and len(hand) != HAND_SIZE:
-        found.append(
-            (
-                ("hand",),
-                violation(DOMAIN, ArrangementViolation.WRONG_HAND_SIZE, tuple(hand), size=HAND_SIZE, actual=len(hand)),
-            )
-        )
-    return found
-
-
-def _copies_fit(arrangement: Arrangement, hand: Sequence[Card] | None) -> bool:
-    """Whether no card is beyond the deck's copies and every placed card is in the hand: the answer for
-    almost every arrangement, from two counts in C, before any path is built."""
-    placed = Counter(arrangement.head)
-    placed.update(arrangement.middle)
-    placed.update(arrangement.tail)
-    copies = DECK_COPIES.get
-    if any(n > copies(c, 0) for c, n in placed.items()):
-        return False
-    if hand is None:
-        return True
-    held = Counter(hand)
-    return all(n <= copies(c, 0) for c, n in held.items()) and all(n <= held[c] for c, n in placed.items())
-
-
-def _copy_violations(arrangement: Arrangement) -> Located:
-    """Cards beyond the deck's copies (in the hand, among the placed cards), placed cards not in the hand."""
-    hand = arrangement.hand
-    if _copies_fit(arrangement, hand):
-        return []
-    found: Located = []
-    placed = [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
-    located_hand = [] if hand is None else [(("hand", i), c) for i, c in enumerate(hand)]
-    for path, c, n in extra_copies(located_hand, DECK_COPIES, 0) + extra_copies(placed, DECK_COPIES, 0):
-        found.append((path, violation(DOMAIN, ArrangementViolation.TOO_MANY_COPIES, (c,), card=c.text, copies=n)))
-    if hand is not None:
-        held = Counter(hand)
-        for path, c, n in extra_copies(placed, held, 0):
-            if n >= DECK_COPIES[c]:
-                continue  # already too_many_copies: the deck itself has no such card to hold
-            if n == 0:
-                found.append((path, violation(DOMAIN, ArrangementViolation.CARD_NOT_IN_HAND, (c,), card=c.text)))
-            else:
-                found.append(
-                    (path, violation(DOMAIN, ArrangementViolation.CARD_USED_TWICE, (c,), card=c.text, copies=n))
-                )
-    return found
-
-
-def _order_violations(duns: Mapping[Dun, HandValue]) -> Located:
-    """頭墩 ＜ 中墩 ≦ 尾墩, on the full strength (kickers included): otherwise 相公."""
-    head, middle, tail = (duns[d] for d in DUNS)
-    found: Located = []
-    if head.strength >= middle.strength:
-        found.append(
-            (("head",), violation(DOMAIN, ArrangementViolation.HEAD_NOT_BELOW_MIDDLE, head.cards + middle.cards))
-        )
-    if middle.strength > tail.strength:
-        found.append(
-            (("middle",), violation(DOMAIN, ArrangementViolation.MIDDLE_ABOVE_TAIL, middle.cards + tail.cards))
-        )
-    return found
-
-
-def _evaluate_all(arrangement: Arrangement) -> dict[Dun, HandValue] | None:
-    head = _value_if_lawful(3, arrangement.head)
-    middle = _value_if_lawful(5, arrangement.middle)
-    tail = _value_if_lawful(5, arrangement.tail)
-    if head is None or middle is None or tail is None:
-        return None
-    return {HEAD: head, MIDDLE: middle, TAIL: tail}
-
-
-def _check(arrangement: Arrangement) -> tuple[Located, dict[Dun, HandValue] | None]:
-    found = _size_violations(arrangement) + _copy_violations(arrangement)
-    duns = _evaluate_all(arrangement)
-    if duns is not None:
-        found += _order_violations(duns)
-    return found, duns
-
-
-def _left(hand: Sequence[Card], placed: Sequence[Card]) -> tuple[Card, ...]:
-    """``_discarded`` when every placed card is in the hand."""
-    left = list(hand)
-    for c in placed:
-        left.remove(c)
-    return tuple(by_rank_desc(left))
-
-
-def _discarded(arrangement: Arrangement) -> tuple[Card, ...] | None:
-    if arrangement.hand is None:
-        return None
-    left = Counter(arrangement.hand) - Counter(c for dun in DUNS for c in arrangement.dun(dun))
-    return tuple(by_rank_desc(left.elements()))
-
-
-_CARDS_START = _START >> _CARD_SHIFT  # a sum's card fields alone: their start, the bits of "too many"
-_CARDS_TOO_MANY = _TOO_MANY >> _CARD_SHIFT
-_CARD_FIELD: list[int] = [1 << (_CARD_BITS * c.index) for c in _ALL_CARDS]  # one card in the card fields
-
-
-Orders = tuple[int, int, int]
-"""A player's head, middle and tail strengths as ``_order`` ints."""
-
-
-def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue], int, Orders] | None:
-    """The duns of a legal arrangement (no violation at all), what the player holds (the hand when given,
-    else the placed cards) as card fields from their start, and the duns' ``_order``s; None when anything
-    may be wrong, for ``_check`` to say what.
-
-    A dun's sum never carries from its low fields into its card fields, so the three sums' card fields
-    added hold each placed card's count; the hand's (17 cards) are added from ``_CARD_FIELD`` alone."""
-    head, middle, tail, hand = arrangement.head, arrangement.middle, arrangement.tail, arrangement.hand
-    if len(head) != 3 or len(middle) != 5 or len(tail) != 5:
-        return None
-    head_key, middle_key, tail_key = _dun_key(head), _dun_key(middle), _dun_key(tail)
-    placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * _CARDS_START
-    if placed & _CARDS_TOO_MANY:
-        return None  # a card placed beyond the deck's copies
-    holding = placed
-    if hand is not None:
-        if len(hand) != HAND_SIZE:
-            return None
-        field = _CARD_FIELD
-        held = sum([field[c.index] for c in hand])
-        holding = _CARDS_START + held
-        if holding & _CARDS_TOO_MANY:
-            return None  # the hand holds a card beyond the deck's copies
-        if (_CARDS_TOO_MANY + held - (placed - _CARDS_START)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
-            return None  # a card placed more often than the hand holds it: each field 64 + held - placed
-    head_value, head_order = _planned(3, head, head_key)
-    middle_value, middle_order = _planned(5, middle, middle_key)
-    tail_value, tail_order = _planned(5, tail, tail_key)
-    if not head_order < middle_order <= tail_order:
-        return None  # 相公
-    return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding, (head_order, middle_order, tail_order)
-
-
-def validate_arrangement(
-    head: Sequence[Card], middle: Sequence[Card], tail: Sequence[Card], hand: Sequence[Card] | None = None
-) -> ArrangementResult:
-    """Is this arrangement legal? Every problem is its own violation; well-formed input never raises.
-
-    A 相公 arrangement is simply not legal (it cannot be submitted), never penalised.
-    """
-    arrangement = Arrangement(head, middle, tail, hand)
-    lawful = _lawful_arrangement(arrangement)
-    if lawful is not None:
-        return ArrangementResult(True, (), lawful[0], None if hand is None else _left(hand, (*head, *middle, *tail)))
-    found, duns = _check(arrangement)
-    violations = tuple(v for _, v in found)
-    return ArrangementResult(not violations, violations, duns, _discarded(arrangement))
-
-
-# --- the round score ----------------------------------------------------------------------------------
-
-
-class Matchup(NamedTuple):
-    """Players ``a`` < ``b`` compared dun by dun, from ``a``'s side (a NamedTuple: six per scored round).
-
-    ``points_a`` is a's net from this pair without home runs: shot (+1 a shot b, -1 b shot a, 0 both or
-    neither) + ``bonus_a`` - ``bonus_b``. A player's total is the sum of its matchups' points (negated on
-    the ``b`` side) plus its net home-run points.
-    """
-
-    a: int
-    b: int
-    duns: Mapping[str, str]  # by dun (its name: a str enum looks it up too): "a" / "b" / "tie"
-    shot: str | None  # "a", "b", "both" (every dun tied: mutual shots cancel) or None
-    bonus_a: int
-    bonus_b: int
-    points_a: int
-
-
-class PlayerScore(NamedTuple):
-    seat: int
-    total: int
-    shots: int  # net 打槍 points
-    home_run: int  # net 全壘打 points
-    bonus: int  # net 額外加分 points
-    duns: Mapping[Dun, HandValue]
-
-
-@dataclass(slots=True)
-class RoundScore:
-    players: tuple[PlayerScore, ...]
-    matchups: tuple[Matchup, ...]
-
-
-def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
-    """Cards beyond the deck's copies across the table. A player's cards are its hand when given (the
-    placed cards are inside it, already checked against it), else its placed cards."""
-    held: Counter[Card] = Counter()
-    for arrangement in players:
-        if arrangement.hand is not None:
-            held.update(arrangement.hand)
-        else:
-            held.update(arrangement.head)
-            held.update(arrangement.middle)
-            held.update(arrangement.tail)
-    copies = DECK_COPIES.get
-    if all(n <= copies(c, 1) for c, n in held.items()):
-        return []  # the usual answer, counted in C; the paths are built only for a problem to report
-    located = [
-        (("players", seat, *path), c) for seat, arrangement in enumerate(players) for path, c in _holding(arrangement)
-    ]
-    return find_duplicates(located, copies=DECK_COPIES)
-
-
-def _holding(arrangement: Arrangement) -> list[tuple[Path, Card]]:
-    if arrangement.hand is not None:
-        return [(("hand", i), c) for i, c in enumerate(arrangement.hand)]
-    return [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
-
-
-def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCAS) -> RoundScore:
-    """The 4 players' scores in 道, summing to 0: 打槍 + 全壘打 + 額外加分.
-
-    ``InvalidInputError`` for anything that cannot be scored: not 4 players, a dun of the wrong size,
-    a card beyond the deck's copies across the table, an illegal (相公) arrangement.
-    """
-    if len(players) != PLAYERS:
-        raise InvalidInputError(
-            problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players))
-        )
-    lawful = _lawful_round(players)
-    if lawful is None:  # something may be wrong: the full checks say what
-        checked = [_check(arrangement) for arrangement in players]
-        problems = [
-            v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found
-        ]
-        if problems or (problems := _table_duplicates(players)):
-            raise InvalidInputError(problems)
-        return _settled([duns for _, duns in checked if duns is not None], rules)  # no problems: all evaluated
-    return _settled(lawful[0], rules, lawful[1])
-
-
-def _settled(
-    values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRules, orders: Sequence[Orders] | None = None
-) -> RoundScore:
-    """The six matchups and the four players' scores in one pass (each dun's strength and bonus read once
-    per player rather than once per pair, strengths compared as ``_order`` ints: ``orders`` when the plans
-    gave them). tests/joker_thirteen/test_fast_paths.py holds it to the rule book, pair by pair."""
-    if orders is None:
-        orders = [(_order(duns[HEAD].strength), _order(duns[MIDDLE].strength), _order(duns[TAIL].strength))
-                  for duns in values]  # fmt: skip
-    head_bonus, middle_bonus, tail_bonus = rules.bonus_by_rung
-    hands = [  # per player: each dun's order, then the bonus it earns when it wins (by the order's rung)
-        (head, middle, tail, head_bonus[head >> _RUNG_SHIFT], middle_bonus[middle >> _RUNG_SHIFT],
-         tail_bonus[tail >> _RUNG_SHIFT])
-        for head, middle, tail in orders
-    ]  # fmt: skip
-    shot = rules.shot
-    shots, nets, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS  # nets: shots and bonuses
-    matchups = []
-    for a, b in _PAIRS:
-        head_a, middle_a, tail_a, head_bonus_a, middle_bonus_a, tail_bonus_a = hands[a]
-        head_b, middle_b, tail_b, head_bonus_b, middle_bonus_b, tail_bonus_b = hands[b]
-        bonus_a = bonus_b = won_a = won_b = 0
-        if head_a > head_b:
-            won_head, bonus_a, won_a = "a", head_bonus_a, 1
-        elif head_b > head_a:
-            won_head, bonus_b, won_b = "b", head_bonus_b, 1
-        else:
-            won_head = "tie"
-        if middle_a > middle_b:
-            won_middle, won_a = "a", 1
-            bonus_a += middle_bonus_a
-        elif middle_b > middle_a:
-            won_middle, won_b = "b", 1
-            bonus_b += middle_bonus_b
-        else:
-            won_middle = "tie"
-        if tail_a > tail_b:
-            won_tail, won_a = "a", 1
-            bonus_a += tail_bonus_a
-        elif tail_b > tail_a:
-            won_tail, won_b = "b", 1
-            bonus_b += tail_bonus_b
-        else:
-            won_tail = "tie"
-        # 打槍: not losing a dun (平手也算不輸); both when every dun tied
-        net_shot = (won_a - won_b) * shot
-        points_a = net_shot + bonus_a - bonus_b
-        won = {"head": won_head, "middle": won_middle, "tail": won_tail}
-        matchups.append(Matchup(a, b, won, _SHOT_BY[won_a][won_b], bonus_a, bonus_b, points_a))
-        shots[a] += net_shot
-        shots[b] -= net_shot
-        nets[a] += points_a
-        nets[b] -= points_a
-        if not won_b:
-            shot_count[a] += 1
-        if not won_a:
-            shot_count[b] += 1
-    home_runs: Sequence[int] = _home_runs(shot_count, rules) if PLAYERS - 1 in shot_count else _NO_HOME_RUNS
-    scores = tuple(
-        [
-            PlayerScore(seat, net + home_run, shot_points, home_run, net - shot_points, duns)
-            for seat, net, shot_points, home_run, duns in zip(_SEATS, nets, shots, home_runs, values, strict=True)
-        ]
-    )
-    return RoundScore(scores, tuple(matchups))
-
-
-_SHOT_BY = (("both", "b"), ("a", None))  # by [a won a dun][b won a dun]: who shot whom
-_SEATS = range(PLAYERS)
-
-
-_PAIRS = tuple(combinations(range(PLAYERS), 2))
-_NO_HOME_RUNS = (0,) * PLAYERS  # nobody shot all three others (most rounds): no call to _home_runs
-
-
-def _lawful_round(players: Sequence[Arrangement]) -> tuple[list[dict[Dun, HandValue]], list[Orders]] | None:
-    """Every player's duns and their ``_order``s, when nothing can be wrong (the usual round): every
-    arrangement legal (``_lawful_arrangement``) and no card beyond the deck's copies across the table.
-    None otherwise, for ``_check`` and ``_table_duplicates`` to find what is wrong. The players' holdings
-    are added as card fields: lawful each, so no card counts more than 4 x 3 across the table (no carry)."""
-    values = []
-    orders = []
-    cards = -(PLAYERS - 1) * _CARDS_START  # the four holdings added, one start left
-    for arrangement in players:
-        found = _lawful_arrangement(arrangement)
-        if found is None:
-            return None
-        duns, holding, order = found
-        values.append(duns)
-        orders.append(order)
-        cards += holding
-    if cards & _CARDS_TOO_MANY:
-        return None
-    return values, orders
-
-
-def _home_runs(shot_count: Sequence[int], rules: JokerThirteenRules = GSCAS) -> list[int]:
-    """全壘打: shooting all three others earns +9, 3 from each of them; two home runs both apply."""
-    share = rules.home_run // (PLAYERS - 1)
-    points = [0] * PLAYERS
-    for seat in range(PLAYERS):
-        if shot_count[seat] == PLAYERS - 1:
-            points = [p - share for p in points]
-            points[seat] += share + rules.home_run
-    return points

@@ -23,7 +23,7 @@ Monte Carlo (``seed`` given): ``samples`` times, the unseen cards are shuffled b
 and dealt by the rule set's schedule from the board's round on; each deal is placed by the *simple policy*
 below; the answer is the share of finished boards that foul, with its standard error sqrt(p(1-p)/n).
 
-The simple policy, per deal: among the legal moves (``ofc_moves.legal_moves``, in their canonical order),
+The simple policy, per deal: among the legal moves (``moves.legal_moves``, in their canonical order),
 take the first that maximises (-(partial fouls), bottom, middle, -top), where a row's partial value is its
 hand's strength once complete and, before that, the rung its repeated ranks make (high card, pair, two
 pair, trips, full house, quads) followed by its ranks, most repeated and highest first; partial fouls count
@@ -43,13 +43,12 @@ from itertools import combinations, product
 from math import comb, sqrt
 from typing import Any, cast
 
-from service.rules import ofc_pineapple as ofc
 from service.rules import poker
 from service.rules.cards import DECK, Card
 from service.rules.errors import InvalidInputError, problem
 from service.rules.hand_value import HandValue
-from service.rules.ofc_moves import PINEAPPLE, MovesProblem, Schedule, board_problems, schedule_of
-from service.rules.ofc_pineapple import (
+from service.rules.ofc.board import (
+    BOARD_SIZE,
     BOTTOM,
     DOMAIN,
     MIDDLE,
@@ -57,9 +56,15 @@ from service.rules.ofc_pineapple import (
     TOP,
     Board,
     Fantasyland,
-    Row,
+    FantasylandNext,
+    RowValue,
+    check_fantasyland,
+    fantasyland_next,
+    foul_reasons,
+    royalty,
 )
-from service.rules.ofc_rules import HOUSE, RULE_SETS_KEPT, OfcRules
+from service.rules.ofc.moves import PINEAPPLE, MovesProblem, Schedule, board_problems, schedule_of
+from service.rules.ofc.rules import HOUSE, RULE_SETS_KEPT, OfcRules, Row
 
 DEFAULT_LIMIT = 50_000
 MAX_LIMIT = 200_000
@@ -71,10 +76,6 @@ class OutlookProblem(StrEnum):
     """Impossible outlook requests (HTTP 422)."""
 
     NOT_ENOUGH_CARDS = "not_enough_cards"
-
-
-CODES = (OutlookProblem,)
-"""The codes of this module's problems (a test checks each has its texts)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,22 +130,22 @@ class OutlookRules:
 
     schedule: Schedule
     royalty: Callable[[Row, HandValue], int]
-    fantasyland_next: Callable[[Mapping[Row, ofc.RowValue], bool, Fantasyland], ofc.FantasylandNext]
+    fantasyland_next: Callable[[Mapping[Row, RowValue], bool, Fantasyland], FantasylandNext]
     entry_counts: tuple[int, ...]
     stay_count: int | None
     check_fantasyland: Callable[[Fantasyland, tuple[str | int, ...]], None]  # (state, its path in the request)
 
 
 def outlook_rules(rules: OfcRules) -> OutlookRules:
-    """What the outlook needs of an OFC rule set (ofc_rules.OfcRules): a few bound functions, made per call
+    """What the outlook needs of an OFC rule set (rules.OfcRules): a few bound functions, made per call
     (not cached: a cache keyed by a client's royalty table would keep each table's rule set)."""
     return OutlookRules(
         schedule_of(rules),
-        partial(ofc.royalty, rules=rules),
-        partial(ofc.fantasyland_next, rules=rules),
+        partial(royalty, rules=rules),
+        partial(fantasyland_next, rules=rules),
         tuple(sorted(set(rules.fantasyland_entry.values()))),
         rules.fantasyland_stay_cards,
-        partial(ofc.check_fantasyland, rules=rules),
+        partial(check_fantasyland, rules=rules),
     )
 
 
@@ -159,13 +160,13 @@ HOUSE_RULES = outlook_rules(HOUSE)
 def _levels(rules: OfcRules) -> dict[Row, list[Level]]:
     """Every level of every row that earns a royalty under ``rules``: built once per rule set, for the few
     most recent (equal rule sets are one entry, so a table that clients keep sending stays)."""
-    royalty = partial(ofc.royalty, rules=rules)
+    royalty_of = partial(royalty, rules=rules)
     found: dict[Row, dict[tuple[str, int | None], int]] = {r: {} for r in ROWS}
     for row, table in ((TOP, poker.TOP3), (MIDDLE, poker.PLAIN5), (BOTTOM, poker.PLAIN5)):
         rankings = list(table.values()) + ([] if row is TOP else list(poker.FLUSH5.values()))
         for r in rankings:
             hand = HandValue(r.code, r.label, r.strength, ())
-            points = royalty(row, hand)
+            points = royalty_of(row, hand)
             if points > 0:
                 found[row][_level_key(row, hand)] = points
     return {
@@ -253,9 +254,9 @@ def _fantasyland_search(
                     options[BOTTOM].hands[bottoms[-1]],
                 )
                 rows = {
-                    TOP: ofc.RowValue(t, royalty(TOP, t)),
-                    MIDDLE: ofc.RowValue(m, royalty(MIDDLE, m)),
-                    BOTTOM: ofc.RowValue(b, royalty(BOTTOM, b)),
+                    TOP: RowValue(t, royalty(TOP, t)),
+                    MIDDLE: RowValue(m, royalty(MIDDLE, m)),
+                    BOTTOM: RowValue(b, royalty(BOTTOM, b)),
                 }
                 nxt = fantasyland_next(rows, False, current)
                 if nxt.qualifies and nxt.cards in judged:
@@ -391,9 +392,9 @@ def outlook(
         if None not in fl_answers.values():
             return
         rows = {
-            TOP: ofc.RowValue(t, royalty(TOP, t)),
-            MIDDLE: ofc.RowValue(m, royalty(MIDDLE, m)),
-            BOTTOM: ofc.RowValue(b, royalty(BOTTOM, b)),
+            TOP: RowValue(t, royalty(TOP, t)),
+            MIDDLE: RowValue(m, royalty(MIDDLE, m)),
+            BOTTOM: RowValue(b, royalty(BOTTOM, b)),
         }
         nxt = fantasyland_next(rows, False, fantasyland)
         if nxt.qualifies and nxt.cards in fl_answers:
@@ -519,8 +520,8 @@ def _check(
     schedule = rules.schedule
     problems = board_problems(board, seen, "seen")
     on_board = len(board.cards())
-    needed = ofc.BOARD_SIZE - on_board
-    if simulate and on_board < ofc.BOARD_SIZE:  # the simulation deals the rounds from the board's on
+    needed = BOARD_SIZE - on_board
+    if simulate and on_board < BOARD_SIZE:  # the simulation deals the rounds from the board's on
         round_ = schedule.round_at(on_board)
         if round_ is None:
             problems.append(problem(DOMAIN, ("board",), MovesProblem.BOARD_BETWEEN_ROUNDS, actual=on_board))
@@ -608,14 +609,14 @@ def monte_carlo(
     for _ in range(samples):
         rng.shuffle(deck)
         current, position = board, 0
-        while len(current.cards()) < ofc.BOARD_SIZE:
+        while len(current.cards()) < BOARD_SIZE:
             round_ = schedule.round_at(len(current.cards()))
             assert round_ is not None
             size = schedule.rounds[round_ - 1][0]
             current = place_by_policy(current, deck[position : position + size], schedule)
             position += size
         top, middle, bottom = (cast(HandValue, poker.value_if_distinct(current.row(r))) for r in ROWS)  # one deck
-        fouls += bool(ofc.foul_reasons(top, middle, bottom))
+        fouls += bool(foul_reasons(top, middle, bottom))
     p = fouls / samples if samples else 0.0
     return MonteCarlo(seed, samples, fouls, p, sqrt(p * (1 - p) / samples) if samples else 0.0)
 

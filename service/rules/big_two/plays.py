@@ -1,6 +1,6 @@
 """Taiwanese Big Two: every legal play of one turn (``plays/legal``), grouped by combination.
 
-The judgement is ``big_two.validate_move``'s, enumerated by shape (``big_two.legal_plays``) instead of over
+The judgement is ``moves.validate_move``'s, enumerated by shape (``moves.legal_plays``) instead of over
 all 2^13 subsets of the hand; ``tests/big_two/test_plays_legal.py`` proves both equal on every subset of
 many random hands. What this module adds is the turn's situation and the canonical answer:
 
@@ -23,32 +23,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from service.rules import big_two as b2
-from service.rules.big_two import (
+from service.rules.big_two.combinations import classify
+from service.rules.big_two.common import (
     DOMAIN,
     HAND_SIZE,
     SEATS,
     THREE_OF_CLUBS,
     Combination,
+    ProblemCode,
     big_two_key,
-    classify,
 )
+from service.rules.big_two.moves import legal_play_values
 from service.rules.cards import DECK, Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, problem
 from service.rules.hand_value import HandValue
 
 
 class PlaysProblem(StrEnum):
-    """Codes of the impossible situations ``list_plays`` refuses (besides ``big_two.ProblemCode``'s)."""
+    """Codes of the impossible situations ``list_plays`` refuses (besides ``common.ProblemCode``'s)."""
 
     TABLE_NOT_A_PLAY = "table_not_a_play"
     FIRST_LEAD_WITH_TABLE = "first_lead_with_table"
     FIRST_LEAD_HAND = "first_lead_hand"
     SEAT_NEEDED = "seat_needed"
-
-
-CODES = (PlaysProblem,)
-"""The codes of this module's problems (a test checks each has its texts)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +99,7 @@ def list_plays(
     if on_table is not None and table_seat is not None and table_seat == seat:
         on_table = None  # the trick came back to its last player: a new lead
     # strength's first number is the ladder's rung, so sorting by it orders the groups too
-    found = b2.legal_play_values(held, None if on_table is None else shown)
+    found = legal_play_values(held, None if on_table is None else shown)
     found.sort(key=lambda f: (f[1].strength, [_KEY[c] for c in f[0]]))
     groups: dict[str, list[LegalPlay]] = {}
     for cards, value in found:
@@ -125,15 +122,15 @@ def _check(
     located = [(("hand", i), c) for i, c in enumerate(held)] + [(("table", "cards", i), c) for i, c in enumerate(shown)]
     problems: list[InputProblem] = []
     if not 1 <= len(held) <= HAND_SIZE:
-        problems.append(problem(DOMAIN, ("hand",), b2.ProblemCode.WRONG_CARD_COUNT, case="hand", count=len(held)))
+        problems.append(problem(DOMAIN, ("hand",), ProblemCode.WRONG_CARD_COUNT, case="hand", count=len(held)))
     problems += [
-        problem(DOMAIN, path, b2.ProblemCode.JOKER_NOT_ALLOWED, case="big_two") for path, c in located if c.is_joker
+        problem(DOMAIN, path, ProblemCode.JOKER_NOT_ALLOWED, case="big_two") for path, c in located if c.is_joker
     ]
     problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
     for name, value in (("seat", seat), ("table_seat", table_seat)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEATS):
             where = ("seat",) if name == "seat" else ("table", "seat")
-            problems.append(problem(DOMAIN, where, b2.ProblemCode.INVALID_SEAT, value=repr(value)))
+            problems.append(problem(DOMAIN, where, ProblemCode.INVALID_SEAT, value=repr(value)))
     if table_seat is not None and seat is None:
         problems.append(problem(DOMAIN, ("seat",), PlaysProblem.SEAT_NEEDED))
     if first_lead:

@@ -41,11 +41,11 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from service.rules import ofc_pineapple as ofc
 from service.rules import poker
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InvalidInputError, problem
-from service.rules.ofc_pineapple import BOTTOM, MIDDLE, TOP, Board, Row
+from service.rules.ofc.board import BOTTOM, DOMAIN, FANTASYLAND_SIZES, MIDDLE, TOP, Board
+from service.rules.ofc.rules import HOUSE, OfcRules, Row
 
 Strength = tuple[int, ...]
 
@@ -70,14 +70,14 @@ class FantasylandTerms:
     stay_rungs: Mapping[Row, int]
 
 
-def terms_of(rules: ofc.OfcRules) -> FantasylandTerms:
+def terms_of(rules: OfcRules) -> FantasylandTerms:
     """The solver's view of a rule set: its royalty tables and the rows (with their rungs) that stay."""
     return FantasylandTerms(
         royalties=rules.royalty_by_row, stay_rungs={Row(row): rung for row, rung, _ in rules.stay_rungs}
     )
 
 
-HOUSE_TERMS = terms_of(ofc.HOUSE)
+HOUSE_TERMS = terms_of(HOUSE)
 """Ultimate Fantasyland (the house rules): stay with top trips or bottom quads-or-better."""
 
 _NEVER = 99  # a rung no hand reaches: the row never keeps the player in
@@ -100,14 +100,14 @@ class Solution(NamedTuple):
     alternatives: tuple[Setting, ...]
 
 
-def check_deal(dealt: Sequence[Card], seen: Sequence[Card] = (), sizes: Sequence[int] = ofc.FANTASYLAND_SIZES) -> None:
+def check_deal(dealt: Sequence[Card], seen: Sequence[Card] = (), sizes: Sequence[int] = FANTASYLAND_SIZES) -> None:
     """``InvalidInputError`` unless ``dealt`` is a Fantasyland deal (``sizes``) of different cards, none of
     them among the cards ``seen`` elsewhere (which must be different too)."""
     problems = []
     if len(dealt) not in sizes:
         problems.append(
             problem(
-                ofc.DOMAIN,
+                DOMAIN,
                 ("cards",),
                 SolveProblem.FANTASYLAND_DEAL_SIZE,
                 sizes=", ".join(map(str, sizes)),

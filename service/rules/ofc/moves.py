@@ -22,20 +22,11 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations, product
 
-from service.rules import ofc_rules
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Path, problem
-from service.rules.ofc_pineapple import (
-    BOARD_SIZE,
-    BOTTOM,
-    DOMAIN,
-    MIDDLE,
-    ROWS,
-    TOP,
-    Board,
-    Row,
-)
-from service.rules.ofc_rules import HOUSE, OfcRules
+from service.rules.ofc.board import BOARD_SIZE, BOTTOM, DOMAIN, MIDDLE, ROWS, TOP, Board
+from service.rules.ofc.rules import CLASSIC as CLASSIC_RULES
+from service.rules.ofc.rules import HOUSE, Deal, OfcRules, Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,18 +49,18 @@ class Schedule:
 
 
 def schedule_of(rules: OfcRules) -> Schedule:
-    """A rule set's deal schedule (ofc_rules.OfcRules.deals), built once per schedule: keyed by the deals
+    """A rule set's deal schedule (rules.OfcRules.deals), built once per schedule: keyed by the deals
     alone, which only the declared rule sets make (a request's royalties do not change them)."""
     return _schedule(rules.deals)
 
 
 @cache
-def _schedule(deals: tuple[ofc_rules.Deal, ...]) -> Schedule:
+def _schedule(deals: tuple[Deal, ...]) -> Schedule:
     return Schedule(tuple((deal.dealt, deal.placed) for deal in deals))
 
 
 PINEAPPLE = schedule_of(HOUSE)
-CLASSIC = schedule_of(ofc_rules.CLASSIC)
+CLASSIC = schedule_of(CLASSIC_RULES)
 
 
 class MovesProblem(StrEnum):
@@ -79,10 +70,6 @@ class MovesProblem(StrEnum):
     BOARD_BETWEEN_ROUNDS = "board_between_rounds"
     DEAL_SIZE = "deal_size"
     ROW_TOO_FULL = "row_too_full"
-
-
-CODES = (MovesProblem,)
-"""The codes of this module's problems (a test checks each has its texts)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 A rule set is data, not a new ``if``: the deal schedule, the Fantasyland entry table, its stay conditions
 and card counts, the three royalty tables and the scoring are fields of one frozen object, and the
-operations of ``ofc_pineapple`` take it as an argument (the house rules by default). Everything a hot
+operations of the ``ofc`` package take it as an argument (the house rules by default). Everything a hot
 path looks up is derived once, when the object is built (``__post_init__``), never per call.
 
 The four rule sets the rules folder names (docs/rulings.md, "Other OFC rule sets"):
@@ -176,7 +176,7 @@ class OfcRules:
     royalty_by_row: Mapping[Row, Mapping[tuple[int, ...], int]] = field(init=False, repr=False)
     entry_by_strength: Mapping[tuple[int, ...], tuple[int, str]] = field(init=False, repr=False)
     stay_rungs: tuple[tuple[Row, int, str], ...] = field(init=False, repr=False)
-    # Each row's values by the table's rankings, filled on first use (ofc_pineapple._row_value): at
+    # Each row's values by the table's rankings, filled on first use (board._row_value): at
     # most every ranking once per row. None for a rule set with a request's royalties, which lives for few
     # requests (and a client sending many tables must not fill many caches).
     ranked_rows: tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None = field(init=False, repr=False)

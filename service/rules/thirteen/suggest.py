@@ -47,21 +47,21 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from service.rules import joker_thirteen as j13
 from service.rules.cards import JOKER, Card, find_duplicates
 from service.rules.errors import InvalidInputError, problem
 from service.rules.hand_value import HandValue
-from service.rules.joker_thirteen import DOMAIN, DUNS, Category, Dun
+from service.rules.thirteen.duns import DECK_COPIES, DOMAIN, DUNS, RUNG, Category, Dun, _evaluate, evaluate_dun
+from service.rules.thirteen.rules import BONUS, HAND_SIZE
 
 Strength = tuple[int, ...]
 
-HAND_SIZES = (13, j13.HAND_SIZE)
+HAND_SIZES = (13, HAND_SIZE)
 MAX_ALTERNATIVES = 10
 DEFAULT_ALTERNATIVES = 3
 DATA = Path(__file__).with_name("data") / "joker_thirteen_opponent.json"
 
-_CATEGORY_BY_RUNG = {rung: category for category, rung in j13.RUNG.items()}
-_BONUS = {(d, j13.RUNG[c]): points for (d, c), points in j13.BONUS.items()}
+_CATEGORY_BY_RUNG = {rung: category for category, rung in RUNG.items()}
+_BONUS = {(d, RUNG[c]): points for (d, c), points in BONUS.items()}
 
 
 # --- a dun's strength, fast ---------------------------------------------------------------------------
@@ -75,7 +75,7 @@ def _code(c: Card) -> int:
 
 
 def _suit_bit(c: Card) -> int:
-    return 0 if c is JOKER else 1 << c.suit.order  # type: ignore[union-attr]
+    return 0 if c is JOKER else 1 << c.suit.order  # type: ignore[union-attr]  # the joker answered first: this card has a suit
 
 
 _STRENGTH_CACHE: dict[int, Strength] = {}
@@ -104,7 +104,7 @@ def _strength_by_key(key: int, suits: int, cards: Sequence[Card]) -> Strength:
 
 
 def _miss(key: int, cards: Sequence[Card]) -> Strength:
-    found = j13._evaluate(len(cards), cards).strength
+    found = _evaluate(len(cards), cards).strength
     if len(_STRENGTH_CACHE) < _CACHE_LIMIT:
         _STRENGTH_CACHE[key] = found
     return found
@@ -274,7 +274,7 @@ def check_hand(hand: Sequence[Card]) -> None:
     problems = []
     if len(hand) not in HAND_SIZES:
         problems.append(problem(DOMAIN, ("cards",), SuggestProblem.SUGGEST_HAND_SIZE, actual=len(hand)))
-    problems += find_duplicates([(("cards", i), c) for i, c in enumerate(hand)], copies=j13.DECK_COPIES)
+    problems += find_duplicates([(("cards", i), c) for i, c in enumerate(hand)], copies=DECK_COPIES)
     if problems:
         raise InvalidInputError(problems)
 
@@ -409,7 +409,7 @@ def _suggestion(cards: Sequence[Card], masks: tuple[int, int, int], exact: int, 
 
     used = t_mask | m_mask | h_mask
     rows = {Dun.HEAD: pick(h_mask), Dun.MIDDLE: pick(m_mask), Dun.TAIL: pick(t_mask)}
-    duns = {d: j13.evaluate_dun(d, rows[d]) for d in DUNS}
+    duns = {d: evaluate_dun(d, rows[d]) for d in DUNS}
     N = tables.deals
     win, tie, bonus = {}, {}, {}
     shoot = shot = 1.0

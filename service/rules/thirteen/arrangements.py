@@ -1,0 +1,250 @@
+"""Joker Thirteen (鬼牌十三支加一色): whether an arrangement is legal (``arrangements/validate``).
+
+An arrangement is a player's three duns and, optionally, the 17 cards they were chosen from. It is legal
+when each dun has its size, no card is held beyond the deck's copies nor placed more often than the hand
+holds it, and 頭墩 < 中墩 ≦ 尾墩 on the full strength, kickers included (otherwise 相公: an arrangement
+that cannot be submitted, never one that is penalised).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from service.rules.cards import Card, by_rank_desc, extra_copies
+from service.rules.errors import Path, Violation, violation
+from service.rules.hand_value import HandValue
+from service.rules.thirteen.duns import (
+    _ALL_CARDS,
+    _CARD_BITS,
+    _CARD_SHIFT,
+    _START,
+    _TOO_MANY,
+    DECK_COPIES,
+    DOMAIN,
+    DUNS,
+    HEAD,
+    MIDDLE,
+    TAIL,
+    Dun,
+    _dun_key,
+    _planned,
+    _value_if_lawful,
+)
+from service.rules.thirteen.rules import HAND_SIZE
+
+
+class ArrangementViolation(StrEnum):
+    """Codes of what ``validate_arrangement`` finds wrong (``Violation.code``); ``score_round`` refuses the
+    same problems as impossible input (``InputProblem.code``, HTTP 422)."""
+
+    WRONG_HEAD_SIZE = "wrong_head_size"
+    WRONG_MIDDLE_SIZE = "wrong_middle_size"
+    WRONG_TAIL_SIZE = "wrong_tail_size"
+    WRONG_HAND_SIZE = "wrong_hand_size"
+    TOO_MANY_COPIES = "too_many_copies"
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    CARD_USED_TWICE = "card_used_twice"
+    HEAD_NOT_BELOW_MIDDLE = "head_not_below_middle"  # 相公
+    MIDDLE_ABOVE_TAIL = "middle_above_tail"  # 相公
+
+
+# --- arrangements -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """One player's three duns and, optionally, the 17 cards they were chosen from."""
+
+    head: Sequence[Card]
+    middle: Sequence[Card]
+    tail: Sequence[Card]
+    hand: Sequence[Card] | None = None
+
+    def dun(self, dun: Dun | str) -> Sequence[Card]:
+        return getattr(self, _DUN_FIELD[dun])  # type: ignore[no-any-return]  # getattr is typed Any: a dun field, by name (no enum built per call)
+
+
+_DUN_FIELD: dict[str, str] = {d.value: d.value for d in Dun}
+"""A dun (or its name) -> the ``Arrangement`` field holding it; a str enum hashes as its value."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArrangementResult:
+    legal: bool
+    violations: tuple[Violation, ...]
+    duns: Mapping[Dun, HandValue] | None  # None when a dun cannot be evaluated (wrong size, impossible copies)
+    discarded: tuple[Card, ...] | None  # the hand minus the placed cards, when a hand is given
+
+
+Located = list[tuple[Path, Violation]]
+
+
+def _size_violations(arrangement: Arrangement) -> Located:
+    found: Located = []
+    for dun in DUNS:
+        cards = tuple(arrangement.dun(dun))
+        if len(cards) != dun.size:
+            found.append(
+                (
+                    (dun.value,),
+                    violation(
+                        DOMAIN, f"wrong_{dun.value}_size", cards, dun=dun.value, size=dun.size, actual=len(cards)
+                    ),
+                )
+            )
+    hand = arrangement.hand
+    if hand is not None and len(hand) != HAND_SIZE:
+        found.append(
+            (
+                ("hand",),
+                violation(DOMAIN, ArrangementViolation.WRONG_HAND_SIZE, tuple(hand), size=HAND_SIZE, actual=len(hand)),
+            )
+        )
+    return found
+
+
+def _copies_fit(arrangement: Arrangement, hand: Sequence[Card] | None) -> bool:
+    """Whether no card is beyond the deck's copies and every placed card is in the hand: the answer for
+    almost every arrangement, from two counts in C, before any path is built."""
+    placed = Counter(arrangement.head)
+    placed.update(arrangement.middle)
+    placed.update(arrangement.tail)
+    copies = DECK_COPIES.get
+    if any(n > copies(c, 0) for c, n in placed.items()):
+        return False
+    if hand is None:
+        return True
+    held = Counter(hand)
+    return all(n <= copies(c, 0) for c, n in held.items()) and all(n <= held[c] for c, n in placed.items())
+
+
+def _copy_violations(arrangement: Arrangement) -> Located:
+    """Cards beyond the deck's copies (in the hand, among the placed cards), placed cards not in the hand."""
+    hand = arrangement.hand
+    if _copies_fit(arrangement, hand):
+        return []
+    found: Located = []
+    placed = [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
+    located_hand = [] if hand is None else [(("hand", i), c) for i, c in enumerate(hand)]
+    for path, c, n in extra_copies(located_hand, DECK_COPIES, 0) + extra_copies(placed, DECK_COPIES, 0):
+        found.append((path, violation(DOMAIN, ArrangementViolation.TOO_MANY_COPIES, (c,), card=c.text, copies=n)))
+    if hand is not None:
+        held = Counter(hand)
+        for path, c, n in extra_copies(placed, held, 0):
+            if n >= DECK_COPIES[c]:
+                continue  # already too_many_copies: the deck itself has no such card to hold
+            if n == 0:
+                found.append((path, violation(DOMAIN, ArrangementViolation.CARD_NOT_IN_HAND, (c,), card=c.text)))
+            else:
+                found.append(
+                    (path, violation(DOMAIN, ArrangementViolation.CARD_USED_TWICE, (c,), card=c.text, copies=n))
+                )
+    return found
+
+
+def _order_violations(duns: Mapping[Dun, HandValue]) -> Located:
+    """頭墩 ＜ 中墩 ≦ 尾墩, on the full strength (kickers included): otherwise 相公."""
+    head, middle, tail = (duns[d] for d in DUNS)
+    found: Located = []
+    if head.strength >= middle.strength:
+        found.append(
+            (("head",), violation(DOMAIN, ArrangementViolation.HEAD_NOT_BELOW_MIDDLE, head.cards + middle.cards))
+        )
+    if middle.strength > tail.strength:
+        found.append(
+            (("middle",), violation(DOMAIN, ArrangementViolation.MIDDLE_ABOVE_TAIL, middle.cards + tail.cards))
+        )
+    return found
+
+
+def _evaluate_all(arrangement: Arrangement) -> dict[Dun, HandValue] | None:
+    head = _value_if_lawful(3, arrangement.head)
+    middle = _value_if_lawful(5, arrangement.middle)
+    tail = _value_if_lawful(5, arrangement.tail)
+    if head is None or middle is None or tail is None:
+        return None
+    return {HEAD: head, MIDDLE: middle, TAIL: tail}
+
+
+def _check(arrangement: Arrangement) -> tuple[Located, dict[Dun, HandValue] | None]:
+    found = _size_violations(arrangement) + _copy_violations(arrangement)
+    duns = _evaluate_all(arrangement)
+    if duns is not None:
+        found += _order_violations(duns)
+    return found, duns
+
+
+def _left(hand: Sequence[Card], placed: Sequence[Card]) -> tuple[Card, ...]:
+    """``_discarded`` when every placed card is in the hand."""
+    left = list(hand)
+    for c in placed:
+        left.remove(c)
+    return tuple(by_rank_desc(left))
+
+
+def _discarded(arrangement: Arrangement) -> tuple[Card, ...] | None:
+    if arrangement.hand is None:
+        return None
+    left = Counter(arrangement.hand) - Counter(c for dun in DUNS for c in arrangement.dun(dun))
+    return tuple(by_rank_desc(left.elements()))
+
+
+_CARDS_START = _START >> _CARD_SHIFT  # a sum's card fields alone: their start, the bits of "too many"
+_CARDS_TOO_MANY = _TOO_MANY >> _CARD_SHIFT
+_CARD_FIELD: list[int] = [1 << (_CARD_BITS * c.index) for c in _ALL_CARDS]  # one card in the card fields
+
+
+Orders = tuple[int, int, int]
+"""A player's head, middle and tail strengths as ``_order`` ints."""
+
+
+def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue], int, Orders] | None:
+    """The duns of a legal arrangement (no violation at all), what the player holds (the hand when given,
+    else the placed cards) as card fields from their start, and the duns' ``_order``s; None when anything
+    may be wrong, for ``_check`` to say what.
+
+    A dun's sum never carries from its low fields into its card fields, so the three sums' card fields
+    added hold each placed card's count; the hand's (17 cards) are added from ``_CARD_FIELD`` alone."""
+    head, middle, tail, hand = arrangement.head, arrangement.middle, arrangement.tail, arrangement.hand
+    if len(head) != 3 or len(middle) != 5 or len(tail) != 5:
+        return None
+    head_key, middle_key, tail_key = _dun_key(head), _dun_key(middle), _dun_key(tail)
+    placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * _CARDS_START
+    if placed & _CARDS_TOO_MANY:
+        return None  # a card placed beyond the deck's copies
+    holding = placed
+    if hand is not None:
+        if len(hand) != HAND_SIZE:
+            return None
+        field = _CARD_FIELD
+        held = sum([field[c.index] for c in hand])
+        holding = _CARDS_START + held
+        if holding & _CARDS_TOO_MANY:
+            return None  # the hand holds a card beyond the deck's copies
+        if (_CARDS_TOO_MANY + held - (placed - _CARDS_START)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
+            return None  # a card placed more often than the hand holds it: each field 64 + held - placed
+    head_value, head_order = _planned(3, head, head_key)
+    middle_value, middle_order = _planned(5, middle, middle_key)
+    tail_value, tail_order = _planned(5, tail, tail_key)
+    if not head_order < middle_order <= tail_order:
+        return None  # 相公
+    return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding, (head_order, middle_order, tail_order)
+
+
+def validate_arrangement(
+    head: Sequence[Card], middle: Sequence[Card], tail: Sequence[Card], hand: Sequence[Card] | None = None
+) -> ArrangementResult:
+    """Is this arrangement legal? Every problem is its own violation; well-formed input never raises.
+
+    A 相公 arrangement is simply not legal (it cannot be submitted), never penalised.
+    """
+    arrangement = Arrangement(head, middle, tail, hand)
+    lawful = _lawful_arrangement(arrangement)
+    if lawful is not None:
+        return ArrangementResult(True, (), lawful[0], None if hand is None else _left(hand, (*head, *middle, *tail)))
+    found, duns = _check(arrangement)
+    violations = tuple(v for _, v in found)
+    return ArrangementResult(not violations, violations, duns, _discarded(arrangement))
