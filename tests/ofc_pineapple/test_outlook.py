@@ -4,7 +4,11 @@ seed under the documented policy; the 422s."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 from itertools import combinations
 from math import sqrt
 
@@ -23,6 +27,7 @@ from service.rules.ofc.outlook import (
     place_by_policy,
     policy_key,
 )
+from tests.conftest import ROOT
 
 OFC_RULE_SETS = [r.rules for game in GAMES for r in game.rule_sets if isinstance(r.rules, ofc_rules.OfcRules)]
 
@@ -232,3 +237,29 @@ def test_http_answers_the_core_and_refuses_with_pointers(post):
     status, problem = post("ofc-pineapple/boards/outlook", {**body, "samples": 201})
     assert status == 422 and [e["pointer"] for e in problem["errors"]] == ["/samples"]
 
+
+_OUTLOOK_IN_A_NEW_PROCESS = """
+import json
+from service.wsgi import app
+answer = app.test_client().post("/v1/ofc-classic/boards/outlook", json={"board": {}}).get_json()
+print(json.dumps([answer["complete"], answer["royalties"], answer["fantasyland"]]))
+"""
+
+
+def test_an_unfinished_search_answers_the_same_whatever_the_process_hash_seed():
+    # An empty board exhausts the limit: the witnesses come from the fixed-seed sampler, whose draws must
+    # not depend on the order of a set of suits (string hashes differ from process to process).
+    answers = {
+        subprocess.run(
+            [sys.executable, "-c", _OUTLOOK_IN_A_NEW_PROCESS],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+            text=True,
+        ).stdout
+        for seed in (0, 1, 2, 3)
+    }
+    assert len(answers) == 1
+    complete, royalties, _ = json.loads(answers.pop())
+    assert complete is False and any(level["reachable"] is None for level in royalties)

@@ -44,7 +44,7 @@ from math import comb, sqrt
 from typing import Any, cast
 
 from service.rules import poker
-from service.rules.cards import DECK, Card
+from service.rules.cards import DECK, Card, Suit
 from service.rules.errors import InvalidInputError, problem
 from service.rules.hand_value import HandValue
 from service.rules.ofc.board import (
@@ -473,7 +473,8 @@ def _sample_witnesses(
     deck = list(pool)
     sizes = [r.size - len(board.row(r)) for r in ROWS]
     open_rows = [n for n in range(3) if sizes[n]]
-    by_suit = [[c for c in deck if c.suit is s] for s in {c.suit for c in deck}]
+    # suits in their declared order: a set of them iterates by string hash, which differs between processes
+    by_suit = [suited for s in Suit if (suited := [c for c in deck if c.suit is s])]
     by_rank: dict[int, list[Card]] = {}
     for c in deck:
         by_rank.setdefault(c.rank, []).append(c)
