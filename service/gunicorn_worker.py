@@ -45,13 +45,13 @@ connections, a few threads per process) with three production fixes. ``gunicorn.
 
 4. New connections spread over the workers. The workers share one listening socket and the kernel
    wakes them all for a new connection; the first to call ``accept`` gets it, so one worker could take a
-   whole burst of keep-alive connections and keep them while the other idles (in 2 of 3 loaded windows
-   of bench/floor.py, before). Each worker publishes how many connections it holds in a table shared by
-   all (``Spread``: a slot per worker, set up by the master before the fork); a worker holding more than
-   the least-loaded live worker lets a new connection wait up to ``SPREAD_DEFER`` s for that one to take
-   it, and takes it itself after that (a busy or stuck worker never leaves a connection waiting longer).
+   whole burst of keep-alive connections and keep them while the other idles (bench/floor.py showed it
+   under load). Each worker publishes how many connections it holds in a table shared by all (``Spread``:
+   a slot per worker, set up by the master before the fork); a worker holding more than the least-loaded
+   live worker lets a new connection wait up to ``SPREAD_DEFER`` s for that one to take it, and takes it
+   itself after that (a busy or stuck worker never leaves a connection waiting longer).
    One listening socket, as before: a worker that exits or is recycled takes no queued connection with
-   it (``SO_REUSEPORT``, a socket per worker, was measured and dropped for that reason: bench/README.md).
+   it (``SO_REUSEPORT``, a socket per worker, would lose the connections queued on an exiting worker's).
 
 Also here, because they are about HTTP before the app: gunicorn's own refusals (400, 403, 414, 417, 431,
 500, 501: ``handle_error``) and this worker's (400, 408, 431, 501, 503) are problem+json with the service's
@@ -136,6 +136,8 @@ RECV_BYTES = 64 * 1024
 SWITCH_INTERVAL = float(os.environ.get("CARD_RULES_SWITCH_INTERVAL", "").strip() or 0.0005)
 
 SPREAD_DEFER = _env_seconds("CARD_RULES_SPREAD_DEFER", 0.005)  # longest a new connection waits for a freer worker
+SPREAD_SLACK = 16  # a worker defers to one holding fewer than its own count less 1/16 of it (``Spread``)
+ACCEPT_BATCH = 32  # most connections taken per readiness event of the listening socket (``ThreadWorker.accept``)
 
 
 class Spread:
@@ -167,11 +169,17 @@ class Spread:
             self.counts[slot] = -1
 
     def freer_elsewhere(self, slot: int | None, mine: int) -> bool:
-        """Whether a live worker other than ``slot``'s holds fewer connections than ``mine``."""
+        """Whether a live worker other than ``slot``'s holds fewer connections than ``mine`` less
+        ``mine // SPREAD_SLACK``: exactly fewer for the few keep-alive connections of a pool (up to 16
+        each), within a sixteenth for a burst of hundreds. Deferring on every difference of one made a
+        burst alternate between the workers connection by connection, each pausing ``SPREAD_DEFER`` when
+        ahead: on a loaded machine a burst of hundreds of connections waited in the kernel's queue until
+        past their deadlines (bench/attack.py's "together" row; figures in bench/README.md)."""
         if slot is None:
             return False
         counts = self.counts
-        return any(0 <= counts[other] < mine for other in range(self.SLOTS) if other != slot)
+        fewer = mine - mine // SPREAD_SLACK
+        return any(0 <= counts[other] < fewer for other in range(self.SLOTS) if other != slot)
 
 
 SPREAD = Spread()  # made at import: gunicorn imports the worker class in the master, before any fork
@@ -199,13 +207,13 @@ def problem_bytes(status: int, detail: str, headers: tuple[tuple[str, str], ...]
     body = json.dumps({
         "type": SERVER_PROBLEM_TYPES.get(status, "about:blank"), "title": HTTPStatus(status).phrase,
         "status": status, "detail": detail[:200], "errors": [],
-    }).encode()  # fmt: skip
+    }).encode()  # fmt: skip  # the five members on two lines, not one a line
     lines = [
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", f"Server: {SERVER_HEADER}", "Connection: close",
         "Content-Type: application/problem+json", "Content-Language: en", "Vary: Accept-Language",
         "X-Content-Type-Options: nosniff", "Cache-Control: no-store", f"X-Request-ID: {uuid.uuid4().hex}",
         *(f"{name}: {value}" for name, value in headers), f"Content-Length: {len(body)}",
-    ]  # fmt: skip
+    ]  # fmt: skip  # the head's lines a few to a line, not one a line
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
 
 
@@ -243,7 +251,7 @@ def refusal(error: BaseException) -> tuple[int, str] | None:
     return None
 
 
-class Response(wsgi.Response):
+class Response(wsgi.Response):  # type: ignore[misc]  # gunicorn has no stubs: its classes are Any
     """gunicorn's answer writer, with the service's name in the ``Server`` header: gunicorn writes it from
     the ``version`` attribute, which it sets to its own name."""
 
@@ -252,7 +260,7 @@ class Response(wsgi.Response):
         self.version = SERVER_HEADER
 
 
-class _Buffered(Unreader):
+class _Buffered(Unreader):  # type: ignore[misc]  # gunicorn has no stubs: its classes are Any
     """The parser's source for one request: the bytes the main loop read, then nothing. A thread never
     reads the socket; what the request did not use (a pipelined next request) is ``leftover``."""
 
@@ -265,20 +273,21 @@ class _Buffered(Unreader):
         return data
 
     def leftover(self) -> bytes:
-        return self.buf.getvalue() + (self._data or b"")
+        buffered: bytes = self.buf.getvalue()  # what the parser read and gave back (Unreader's BytesIO)
+        return buffered + (self._data or b"")
 
 
 def _hand_over_body(req: Any, unreader: _Buffered) -> None:
     """Give the app a ``Content-Length`` body that is all in the buffer as the bytes themselves.
 
     gunicorn's ``Body`` over its ``LengthReader`` reads through three layers of Python per call (and the
-    parser drains it after the answer the same way): 15,000-24,000 instructions a POST, about a sixth of
-    hands/score's showdown (``bench/instructions.py --layer parse``; bench/README.md, "The eighth
-    round"). The main loop hands a request over only once its whole body has arrived (``_advance``), so
-    after the head is parsed the buffer holds the body and then whatever the client pipelined; the body
-    becomes a ``BytesIO`` of exactly ``Content-Length`` bytes (every read a WSGI app makes: ``read``,
-    ``readline``, iteration) and the rest stays for the next request. A chunked body, and one the main
-    loop did not read (over the limit: the app answers 413 from the header), keep gunicorn's reader."""
+    parser drains it after the answer the same way), a sizeable share of a light operation's whole request
+    (``bench/instructions.py --layer parse``; figures in bench/README.md). The main loop hands a request
+    over only once its whole body has arrived (``_advance``), so after the head is parsed the buffer holds
+    the body and then whatever the client pipelined; the body becomes a ``BytesIO`` of exactly
+    ``Content-Length`` bytes (every read a WSGI app makes: ``read``, ``readline``, iteration) and the rest
+    stays for the next request. A chunked body, and one the main loop did not read (over the limit: the
+    app answers 413 from the header), keep gunicorn's reader."""
     if type(req.body.reader) is not LengthReader:
         return
     length = req.body.reader.length
@@ -295,17 +304,20 @@ def _hand_over_body(req: Any, unreader: _Buffered) -> None:
 IDLE, HEAD, BODY, CHUNKED, LINGERING = "idle", "head", "body", "chunked", "lingering"
 
 
-class ThreadWorker(GunicornThreadWorker):
+class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn has no stubs: its classes are Any
+    alive: bool  # gunicorn's Worker: True until the worker stops (SIGTERM, max_requests, the master gone)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._running: dict[int, tuple[float, str]] = {}  # thread id -> (arrival, "METHOD /path")
         self._running_lock = threading.Lock()
-        self._overdue_logged: set[tuple[int, float]] = set()
+        self._overdue_logged: set[tuple[float, str]] = set()  # the (arrival, label) of requests logged overdue
         self._waiting: dict[Any, None] = {}  # connections being read (or lingering) by the main loop
         self._next_sweep = 0.0
         self._local = threading.local()
         self.slot = SPREAD.claim(self)  # in the master, before the fork (``Spread``)
         self._paused_until = 0.0  # accepting paused until then: a freer worker may take the connection
+        self._listener_names: dict[Any, Any] = {}  # listening socket -> its address (``_take``)
 
     # --- the main loop: reading requests whole ----------------------------------------------------
 
@@ -318,9 +330,11 @@ class ThreadWorker(GunicornThreadWorker):
         super().init_process()
 
     def accept(self, listener: Any) -> None:
-        """One connection per readiness event, as gthread: the workers wake together and share a burst
-        between them. Taking a batch per event was tried (bench/attack.py): it let one worker take a whole
-        burst of clients, and the workload behind 500 idle connections fell to 35% of its baseline.
+        """The connections queued on ``listener``, up to ``ACCEPT_BATCH``, while no live worker holds
+        fewer (``Spread.freer_elsewhere``): each readiness event costs the main loop a wait for the GIL
+        that the threads hold, so a burst is taken in a few turns, and still shared with the other workers.
+        Without the spread check a batch let one worker take a whole burst of clients, and the workload
+        behind hundreds of idle connections starved on that worker.
 
         A worker holding more connections than another live one first leaves the connection to it for
         up to ``SPREAD_DEFER`` s (point 4 above): it stops watching the listening socket meanwhile, and
@@ -329,23 +343,31 @@ class ThreadWorker(GunicornThreadWorker):
             self._paused_until = time.monotonic() + SPREAD_DEFER
             self.set_accept_enabled(False)
             return
-        self._take(listener)
+        for _ in range(ACCEPT_BATCH):
+            if not self._take(listener) or self.nr_conns >= self.worker_connections:
+                return
+            if self._accepting_for_good and SPREAD.freer_elsewhere(self.slot, self.nr_conns):
+                return
 
-    def _take(self, listener: Any) -> None:
-        """Accept one connection queued on ``listener``, if there is one."""
+    def _take(self, listener: Any) -> bool:
+        """Accept one connection queued on ``listener``; False when none is queued."""
         try:
             client, address = listener.accept()
         except OSError as error:
             if error.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                 raise
-            return
+            return False
         self.nr_conns += 1
         self._publish()
-        conn = TConn(self.cfg, client, address, listener.getsockname())  # non-blocking
+        name = self._listener_names.get(listener)
+        if name is None:  # the address never changes: one system call per listening socket, not per connection
+            name = self._listener_names[listener] = listener.getsockname()
+        conn = TConn(self.cfg, client, address, name)  # TConn makes the socket non-blocking
         conn.initialized = True  # no TLS, no HTTP/2: the parser is ours (``handle``)
-        self._wait_for_request(conn, b"")
+        self._wait_for_request(conn, b"", accepted=True)
+        return True
 
-    def _wait_for_request(self, conn: Any, data: bytes) -> None:
+    def _wait_for_request(self, conn: Any, data: bytes, accepted: bool = False) -> None:
         """Read ``conn``'s next request, starting with ``data`` (pipelined bytes already read)."""
         conn.front = bytearray(data)
         conn.head_end = -1
@@ -354,7 +376,8 @@ class ThreadWorker(GunicornThreadWorker):
         conn.expect_continue = False
         now = time.monotonic()
         conn.stage, conn.deadline = IDLE, now + (self.cfg.keepalive if self.alive else LINGER)
-        conn.sock.setblocking(False)
+        if not accepted:  # after a thread's answer (its write timeout); a new socket is non-blocking already
+            conn.sock.setblocking(False)
         self._watch(conn)
         if data:
             conn.stage, conn.deadline = HEAD, now + HEADER_TIMEOUT
@@ -618,7 +641,7 @@ class ThreadWorker(GunicornThreadWorker):
         if time.monotonic() - arrived > self.cfg.timeout:
             observability.CONNECTIONS_CLOSED.labels("expired").inc()
             log.warning("request expired in the queue", extra={"fields": {
-                "method": req.method, "path": req.path[:256], "status": 503, "pid": os.getpid()}})  # fmt: skip
+                "method": req.method, "path": req.path[:256], "status": 503, "pid": os.getpid()}})  # fmt: skip  # fields on one line
             conn.sock.sendall(
                 problem_bytes(503, DETAILS[503].format(timeout=self.cfg.timeout), (("Retry-After", "1"),))
             )
@@ -735,7 +758,7 @@ class ThreadWorker(GunicornThreadWorker):
             if now - oldest[0] > self.cfg.timeout / 2 and oldest not in self._overdue_logged:
                 self._overdue_logged.add(oldest)
                 self.log.error("request %s running for %.1f s; past %s s this worker is replaced",
-                               oldest[1], now - oldest[0], self.cfg.timeout)  # fmt: skip
+                               oldest[1], now - oldest[0], self.cfg.timeout)  # fmt: skip  # two lines, not five
         self._overdue_logged &= running  # once per request, not once per worker
         os.utime(self.tmp.fileno(), (heartbeat, heartbeat))
 
@@ -751,7 +774,7 @@ class ThreadWorker(GunicornThreadWorker):
         observability.REQUESTS_LOST.inc(len(running))
         for arrived, label in running:
             log.error("request lost: its worker was killed after the timeout", extra={"fields": {
-                "request": label, "running_s": round(now - arrived, 3), "pid": os.getpid()}})  # fmt: skip
+                "request": label, "running_s": round(now - arrived, 3), "pid": os.getpid()}})  # fmt: skip  # fields on one line
         self.cfg.worker_abort(self)
         observability.write_held_lines()
         os._exit(1)
@@ -787,8 +810,5 @@ class ThreadWorker(GunicornThreadWorker):
             listener.setblocking(False)
         except OSError:
             return
-        while True:
-            count = self.nr_conns
-            self._take(listener)  # one connection, or nothing when none is queued
-            if self.nr_conns == count:
-                return
+        while self._take(listener):
+            pass

@@ -1,4 +1,4 @@
-"""New connections spread over the workers (``service/gunicorn_worker.py``, point 4; issue 15): a worker
+"""New connections spread over the workers (``service/gunicorn_worker.py``, point 4): a worker
 holding more connections than another live one leaves a new connection to it for a moment, and takes it
 itself when that one does not. The table the workers share is tested in process; the spreading and its
 bound on a real gunicorn."""
@@ -38,6 +38,19 @@ def test_a_worker_defers_only_to_a_live_worker_holding_fewer_connections():
     spread.release(b)  # stopping, or gone: no one waits for it
     assert not spread.freer_elsewhere(a, 5)
     assert not spread.freer_elsewhere(None, 5)  # a worker without a slot never waits
+
+
+def test_a_worker_holding_many_connections_defers_only_beyond_a_sixteenth_of_them():
+    # a burst of hundreds is taken by both workers at once, not alternately connection by connection
+    spread = Spread()
+    first, second = Holder(), Holder()
+    a, b = spread.claim(first), spread.claim(second)
+    spread.counts[a], spread.counts[b] = 320, 301
+    assert not spread.freer_elsewhere(a, 320)  # 301 is within 320 // 16 = 20 of 320
+    spread.counts[b] = 299
+    assert spread.freer_elsewhere(a, 320)
+    spread.counts[a], spread.counts[b] = 15, 14
+    assert spread.freer_elsewhere(a, 15)  # a pool's few connections: exactly fewer
 
 
 def test_a_slot_is_reused_once_its_worker_is_gone():
