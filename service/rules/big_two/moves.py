@@ -26,9 +26,13 @@ from service.rules.errors import InvalidInputError, Violation, problem, quoted, 
 from service.rules.hand_value import HandValue
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Action:
-    """Play some cards or pass; ``seat`` (0-3) only in a whole-game record."""
+    """Play some cards or pass; ``seat`` (0-3) only in a whole-game record.
+
+    Not frozen: a record builds one per entry (up to 200 a request), and a frozen dataclass's constructor
+    sets each field through ``object.__setattr__``, several times the cost of a plain one; nothing keeps an
+    action beyond the call it is given to."""
 
     type: ActionType
     cards: tuple[Card, ...] = ()
@@ -39,13 +43,13 @@ class Action:
         # builds one action per entry: the usual ActionType and tuple are kept as they are).
         if type(self.type) is not ActionType:
             try:
-                object.__setattr__(self, "type", ActionType(self.type))
+                self.type = ActionType(self.type)
             except ValueError:
                 raise InvalidInputError(
                     problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=quoted(self.type))
                 ) from None
         if type(self.cards) is not tuple:
-            object.__setattr__(self, "cards", tuple(self.cards))
+            self.cards = tuple(self.cards)
 
     @classmethod
     def play(cls, cards: Iterable[Card], seat: int | None = None) -> Action:
