@@ -267,10 +267,12 @@ def load_body(schema: Schema) -> Any:
     loaded = fast_load(schema, body)
     if loaded is not None:  # shaped as the schema: never nested deeper than it (tests/api/test_loading.py)
         return loaded
-    if _large(raw):
-        refuse_long_lists(schema, raw)
-    check_json_depth(raw, body)
-    check_list_lengths(schema, body)
+    if _large(raw):  # its lists' lengths before its depth
+        check_list_lengths(schema, body)
+        check_json_depth(raw, body)
+    else:
+        check_json_depth(raw, body)
+        check_list_lengths(schema, body)
     return schema.load(body)
 
 
