@@ -1174,3 +1174,8 @@ def test_every_json_decoder_message_has_its_key(body, key):
         {"char": "'\\x01'"},
     )
     assert set(texts.DECODER_MESSAGES.values()) | set(texts.DECODER_NAMED.values()) == set(texts.JSON)
+
+
+def test_every_language_has_its_list_and_message_separators():
+    # a language without them renders every list of codes and every nested message as a 500
+    assert set(messages.LIST_SEPARATOR) == set(messages.MESSAGE_SEPARATOR) == set(messages.LANGUAGES)
