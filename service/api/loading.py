@@ -52,7 +52,7 @@ class Decline(Exception):
 def fast_load(schema: Schema, data: Any) -> Any | None:
     """What ``schema.load(data)`` answers, when ``data`` is plainly valid; otherwise None."""
     try:
-        return fast_reader(schema)(data)
+        return compiled_reader(schema)(data)
     except Decline:
         return None
 
@@ -60,7 +60,7 @@ def fast_load(schema: Schema, data: Any) -> Any | None:
 _READERS: dict[type[Schema], Reader] = {}
 
 
-def fast_reader(schema: Schema) -> Reader:
+def compiled_reader(schema: Schema) -> Reader:
     """The reader of ``schema``'s requests, compiled on first use."""
     reader = _READERS.get(type(schema))
     if reader is None:

@@ -184,7 +184,7 @@ def test_the_round_settles_as_the_rule_book_pair_by_pair(seed):
     assert kinds == {"a", "b", "both", None, True, False}  # every kind of shot, home runs and none
 
 
-# --- rounds/score's players read by one loop (api.ScoredPlayers.fast_reader) against Schema.load ---------
+# --- rounds/score's players read by the compiled reader (service/api/loading.py) against Schema.load -----
 
 
 def odd_player(rng: random.Random, player: dict) -> dict:
