@@ -23,7 +23,7 @@ $(VENV)/.test-deps: pyproject.toml $(VENV)/.run-deps
 run: $(VENV)/.run-deps
 	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn --config gunicorn.conf.py service.wsgi:app
 
-# The programs the integration tests drive (Debian's chromium and nginx; openapi-typescript and typescript
+# The programs the integration tests drive (Debian's chromium, nginx and curl; openapi-typescript and typescript
 # from npm into .tools/node): installed when missing, a quick check otherwise. Debian packages need root:
 # without root (and outside CI) a failed install is reported and the suite runs; the tests that need the
 # missing programs skip with the same message (README, "Testing").

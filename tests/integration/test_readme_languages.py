@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 import subprocess
 
 import pytest
@@ -27,9 +26,8 @@ def test_the_readme_shows_a_curl_example_in_each_chinese():
     assert all(claims(comment) for _, comment in CHINESE)
 
 
-@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 @pytest.mark.parametrize(("command", "comment"), CHINESE, ids=[c.split()[2].split("8000")[1] for c, _ in CHINESE])
-def test_a_chinese_curl_example_answers_what_it_says(live_server, command, comment):
+def test_a_chinese_curl_example_answers_what_it_says(tools, live_server, command, comment):
     words = shlex.split(command.replace("http://127.0.0.1:8000", live_server.base_url))
     result = subprocess.run(words, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
