@@ -31,8 +31,6 @@ from service.rules.hand_value import HandValue
 blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
 RULES: b2.BigTwoRules = find_game("big-two").default.rules  # the registry's (its only rule set, the house rules)
 
-ACTION_TYPES = [t.value for t in ActionType]
-ACTION_TYPE_OF = {t.value: t for t in ActionType}
 # A legal game has at most 193 actions: 49 plays (the winner's 13 cards one by one, each loser shedding 12)
 # and at most 3 passes after each play but the last. 200 holds every legal game and a few extra actions,
 # which are answered as violations (``action_after_game_end``).
@@ -59,13 +57,15 @@ def action_cards(**kwargs: Any) -> CardList:
     return card_list(0, HAND_SIZE, container=tuple, **kwargs)
 
 
-class BigTwoMoveAction(StrictSchema):
-    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
-    cards = action_cards(load_default=())
+def action_type() -> fields.Enum[ActionType]:
+    """An action's type, "play" or "pass", read as its ``ActionType``."""
+    return fields.Enum(ActionType, by_value=fields.String, required=True)
 
-    @staticmethod
-    def build(type: str, cards: tuple[Card, ...]) -> Action:
-        return Action(ACTION_TYPE_OF[type], cards)
+
+class BigTwoMoveAction(StrictSchema):
+    type = action_type()
+    cards = action_cards(load_default=())
+    build = Action
 
 
 class BigTwoMoveValidateRequest(StrictSchema):
@@ -95,12 +95,9 @@ class BigTwoScoreRequest(StrictSchema):
 
 class BigTwoRecordAction(StrictSchema):
     seat = StrictInteger(required=True, validate=validate.Range(0, SEATS - 1))
-    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
+    type = action_type()
     cards = action_cards(load_default=())
-
-    @staticmethod
-    def build(seat: int, type: str, cards: tuple[Card, ...]) -> Action:
-        return Action(ACTION_TYPE_OF[type], cards, seat)
+    build = Action
 
 
 class BigTwoGameValidateRequest(StrictSchema):

@@ -20,7 +20,7 @@ It reads inline what it knows how a field class reads (its ``_deserialize``, ``_
   hostile body must not make it read a long list), and the bound a sibling field decides
   (``ListBoundBy.bounds_by``);
 - any ``fields.Nested`` of one object;
-- a value among declared ones (``ExactValues``);
+- a value among declared ones (``ExactValues``), an enum's member by its value or its name (``fields.Enum``);
 - the common validators as comparisons (Length, an inclusive Range, OneOf), any other called.
 
 A field of another class (or a subclass that reads otherwise) is read by its own ``deserialize``: still
@@ -82,6 +82,7 @@ _INLINED = {
     ListBoundBy._deserialize,
     fields.Nested._deserialize,
     ExactValues._deserialize,
+    fields.Enum._deserialize,
 }
 
 
@@ -135,19 +136,22 @@ def _object(source: _Source, schema: Schema, var: str, depth: int) -> str:
     """Reads the object in ``var`` by ``schema``: its declared keys only, each field, then its ``build``.
     Gives the expression of what it makes."""
     declared = list(schema.load_fields.items())
-    if all(field.required for _, field in declared):  # as many keys as required fields: no other key
-        source.decline_if(depth, f"type({var}) is not dict or len({var}) != {len(declared)}")
-    else:
-        known = source.bind(frozenset(field.data_key or name for name, field in declared), "known")
-        source.decline_if(depth, f"type({var}) is not dict or not {var}.keys() <= {known}")
+    # No key but the declared ones: every required key is read (a KeyError if absent), so the object holds
+    # no other key when it has as many keys as required fields plus optional fields present.
+    required = sum(field.required for _, field in declared)
+    optional = [repr(field.data_key or name) for name, field in declared if not field.required]
+    keys = " + ".join([str(required), *(f"({key} in {var})" for key in optional)])
+    source.decline_if(depth, f"type({var}) is not dict or len({var}) != {keys}")
     members = [(field.attribute or name, _member(source, field, var, field.data_key or name, depth),
                 field.required or field.load_default is not missing) for name, field in declared]  # fmt: skip  # a member's three parts on two lines
     build = getattr(schema, "build", None)
     if build is None:  # the dict of the fields, as loaded
         return _loaded(source, members, depth)
     name = source.bind(build, "build")
-    if all(present for _, _, present in members) and _parameters(build) == [attribute for attribute, _, _ in members]:
-        return f"{name}({', '.join(item for _, item, _ in members)})"  # in order: no dict, no keywords
+    given = {attribute: item for attribute, item, present in members if present}
+    leading = (_parameters(build) or [])[: len(members)]
+    if len(given) == len(members) and set(leading) == set(given):  # by position, in the build's order
+        return f"{name}({', '.join(given[parameter] for parameter in leading)})"
     return f"{name}(**{_loaded(source, members, depth)})"
 
 
@@ -224,6 +228,9 @@ def _value(source: _Source, field: fields.Field[Any], var: str, parent: str, dep
         source.add(depth, f"{var} = {_object(source, field.schema, var, depth)}")
     elif isinstance(field, ExactValues):
         source.decline_if(depth, f"{var} not in {source.bind(field.values, 'values')}.get(type({var}), ())")
+    elif isinstance(field, fields.Enum):  # a member by its value (a string), or by its name
+        members = {m.value: m for m in field.enum} if field.by_value else dict(field.enum.__members__)
+        source.add(depth, f"{var} = {source.bind(members, 'members')}[{var}]")
     for validator in field.validators:
         if validator not in checked:
             _check(source, validator, var, depth)
@@ -234,6 +241,10 @@ def inlined(field: fields.Field[Any]) -> bool:
     it knows how reads a value, and a Nested field holds one object of a schema."""
     if type(field)._deserialize not in _INLINED:
         return False
+    if isinstance(field, fields.Enum):  # read as a string: a name, or a value through a String field
+        return type(field.field) is fields.String and (
+            not field.by_value or all(type(m.value) is str for m in field.enum)
+        )
     return not isinstance(field, fields.Nested) or (not field.many and isinstance(field.schema, Schema))
 
 
@@ -276,10 +287,12 @@ def _cards(source: _Source, field: CardList, lengths: list[validate.Length], var
 
     if low == high and high <= _WRITTEN_OUT:
         return written_out(low)
-    size = source.new("size")
-    source.add(depth, f"{size} = len({var})")
     mapped = f"{field.container.__name__}(map({source.bind(field.table.__getitem__, 'card')}, {var}))"
     few = range(low, _FEW + 1 if high is None else min(high, _FEW) + 1)
+    if not few:
+        return mapped
+    size = source.new("size")
+    source.add(depth, f"{size} = len({var})")
     return " ".join(f"{written_out(n)} if {size} == {n} else" for n in few) + f" {mapped}"
 
 

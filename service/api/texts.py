@@ -348,6 +348,7 @@ SCHEMA_MESSAGES: dict[tuple[type, str], str] = {
     (fields.Boolean, "invalid"): "boolean.invalid",
     (fields.List, "invalid"): "list.invalid",
     (fields.Nested, "type"): "nested.type",
+    (fields.Enum, "unknown"): "one_of",  # the same text as OneOf's: "Must be one of: {choices}."
 }
 """(marshmallow field class, its error key) -> our ``schema`` key."""
 SCHEMA_ERRORS = {"unknown": "unknown", "type": "type"}

@@ -124,6 +124,17 @@ def test_the_fast_path_declines_what_it_cannot_vouch_for():
         assert fast_load(schema, broken) is None, broken
 
 
+def test_an_unknown_key_in_place_of_an_absent_optional_field_is_declined():
+    """The reader counts an object's keys (the required ones, plus each optional one present), so a key it
+    does not know is noticed whether or not the optional fields are there."""
+    schema = SCHEMA_BY_NAME["BigTwoGameValidateRequest"]()
+    body = next(b for _, name, b in REQUESTS if name == "BigTwoGameValidateRequest")
+    passing = {"seat": 0, "type": "pass"}
+    assert fast_load(schema, {**body, "actions": [passing]}) == schema.load({**body, "actions": [passing]})
+    for entry in ({**passing, "card": []}, {**passing, "cards": [], "x": 1}, {"seat": 0, "cards": [], "x": "pass"}):
+        assert fast_load(schema, {**body, "actions": [entry]}) is None, entry
+
+
 def test_build_is_the_only_hook_of_a_request_schema():
     """The fast path calls ``build`` and nothing else a schema could hook into ``load`` (``pre_load``,
     ``validates_schema``, another ``post_load``): a schema that added one would make the two disagree."""
@@ -153,7 +164,7 @@ def test_the_compiled_reader_reads_every_field_of_every_request_schema_itself():
             assert inlined(field), f"{name}: {field!r}"
 
 
-SCALAR_FIELDS = (CardField, fields.String, fields.Integer, fields.Boolean, fields.Float, ExactValues)
+SCALAR_FIELDS = (CardField, fields.String, fields.Integer, fields.Boolean, fields.Float, ExactValues, fields.Enum)
 
 
 def declared_depth(node: Any) -> int:
