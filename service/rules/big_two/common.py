@@ -122,6 +122,11 @@ class ActionType(StrEnum):
     PASS = "pass"
 
 
+PASS = (
+    ActionType.PASS
+)  # what the replay and the judge test each action against (an enum class's attribute is a metaclass look-up)
+
+
 # --------------------------------------------------------------------------------------------------
 # Cards in Big Two order
 

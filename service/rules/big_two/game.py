@@ -9,9 +9,9 @@ from service.rules.big_two.combinations import play_value
 from service.rules.big_two.common import (
     DOMAIN,
     HAND_SIZE,
+    PASS,
     SEATS,
     THREE_OF_CLUBS,
-    ActionType,
     MoveViolation,
     ProblemCode,
     _joker_problems,
@@ -55,13 +55,17 @@ class GameRecord:
 def validate_game(
     base: int, hands: Sequence[Sequence[Card]], actions: Sequence[Action], rules: BigTwoRules = TAIWAN
 ) -> GameRecord:
-    """Replay a whole game (seat s+1 acts after seat s) and stop at the first illegal action."""
+    """Replay a whole game (seat s+1 acts after seat s) and stop at the first illegal action.
+
+    Every problem of the input (``InvalidInputError``) is refused before any action is judged. The actions'
+    own problems (a seat out of 0-3, a joker) are looked for only when an action is met that the replay
+    cannot apply plainly (``_Replay.replay``): one it can has a seat in turn and cards from a dealt hand."""
     dealt = [tuple(hand) for hand in hands]
-    problems = _base_problems(base) + _deal_problems(dealt) + _action_problems(actions)
+    problems = _base_problems(base) + _deal_problems(dealt)
     if problems:
-        raise InvalidInputError(problems)
-    game = _Replay(dealt)
-    failed = game.replay(actions)
+        raise InvalidInputError(problems + _action_problems(actions))
+    game = _Replay(dealt, actions)
+    failed = game.replay()
     if failed is not None:
         index, violations = failed
         indexed = tuple(replace(v, index=index) for v in violations)
@@ -117,9 +121,11 @@ class _Replay:
     (or, should it find the action legal, applies it). Both are proven to replay alike
     (tests/big_two/test_replay.py)."""
 
-    def __init__(self, dealt: list[tuple[Card, ...]]):
+    def __init__(self, dealt: list[tuple[Card, ...]], actions: Sequence[Action]):
+        self.actions = actions
         self.hands = [set(hand) for hand in dealt]
-        self.turn = next(s for s, hand in enumerate(dealt) if THREE_OF_CLUBS in hand)  # 「持有梅花 3 的玩家先出牌」
+        # the seat to act, None once the game is over; 「持有梅花 3 的玩家先出牌」
+        self.turn: int | None = next(s for s, hand in enumerate(dealt) if THREE_OF_CLUBS in hand)
         self.table: HandValue | None = None
         self.table_seat: int | None = None
         self.passes = 0
@@ -128,80 +134,67 @@ class _Replay:
         self.players: set[int] = set()  # seats that have played a card
         self.winner: int | None = None
         self.last_play: HandValue | None = None
+        self.checked = False  # whether the actions' own problems have been looked for
 
-    def replay(self, actions: Sequence[Action]) -> tuple[int, list[Violation]] | None:
-        """Apply ``actions`` in turn: the index and the violations of the first illegal one, if any.
+    def replay(self) -> tuple[int, list[Violation]] | None:
+        """Apply the actions in turn: the index and the violations of the first illegal one, if any.
 
-        The usual action is applied here: the turn's pass on a table, or a play of a single, a pair or a
-        five-card play from the hand that beats the table (``_plainly_beats``). Any other goes to ``apply``."""
-        for index, action in enumerate(actions):
-            seat, cards = action.seat, action.cards
-            if seat == self.turn and self.winner is None:
-                assert seat is not None
-                if action.type is ActionType.PASS:
-                    if not cards and self.table is not None:
-                        self._pass(seat)
-                        continue
-                else:
-                    held = self.hands[seat]
-                    play = play_value(cards)
-                    if play is not None and held.issuperset(cards) and _plainly_beats(self.table, play):
-                        held.difference_update(cards)
-                        self._play(seat, play, not held)
-                        continue
-            violations = self.apply(action)
-            if violations:
-                return index, violations
+        Each action is found legal, then applied (below: the one place the game's bookkeeping is written).
+        The usual action is found legal here: the turn's pass on a table, or a play of a single, a pair or a
+        five-card play from the hand that beats the table (``_plainly_beats``). Any other is judged in full
+        (``_judged``)."""
+        for index, action in enumerate(self.actions):
+            seat, cards, play = action.seat, action.cards, None
+            if type(seat) is not int or seat != self.turn:  # (a bool is no seat: _action_problems says so)
+                plain = False
+            elif action.type is PASS:
+                plain = not cards and self.table is not None
+            else:
+                play = play_value(cards)
+                plain = play is not None and self.hands[seat].issuperset(cards) and _plainly_beats(self.table, play)
+            if not plain:
+                violations, play = self._judged(action)
+                if violations:
+                    return index, violations
+            assert seat is not None  # the seat in turn: an action found legal is
+            self.replayed += 1
+            self.turn = (seat + 1) % SEATS  # seat s+1 after seat s: the rule book's counterclockwise
+            if play is None:  # a pass
+                self.passes += 1
+                if self.passes == SEATS - 1:  # 「其餘三家連續都 PASS，這一輪就結束，由最後出牌的那個人重新自由起牌」
+                    assert self.turn == self.table_seat
+                    self.table, self.table_seat, self.passes = None, None, 0
+                continue
+            held = self.hands[seat]
+            held.difference_update(cards)
+            self.table, self.table_seat, self.passes = play, seat, 0
+            if self.first_player is None:
+                self.first_player = seat
+            self.players.add(seat)
+            if not held:  # 「任何一家出完最後一張牌，該局立即結束」
+                self.winner, self.last_play, self.turn = seat, play, None
         return None
 
-    def apply(self, action: Action) -> list[Violation]:
-        """One action judged in full (``_judge_move``): its violations, or (legal) applied."""
+    def _judged(self, action: Action) -> tuple[list[Violation], HandValue | None]:
+        """One action judged in full (``_judge_move``): its violations, or none and the value of its play (None
+        for a pass). The record's input problems, if any, are refused first (``InvalidInputError``)."""
+        if not self.checked:
+            self.checked = True
+            problems = _action_problems(self.actions)
+            if problems:
+                raise InvalidInputError(problems)
         if self.winner is not None:  # 「任何一家出完最後一張牌，該局立即結束」
-            return [violation(DOMAIN, MoveViolation.ACTION_AFTER_GAME_END, seat=self.winner)]
-        assert action.seat is not None
+            return [violation(DOMAIN, MoveViolation.ACTION_AFTER_GAME_END, seat=self.winner)], None
         if action.seat != self.turn:
-            return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=action.seat)]
-        return self._judged(action)
-
-    def _judged(self, action: Action) -> list[Violation]:
-        """The action judged by ``_judge_move``: its violations, or (legal after all) applied."""
+            return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=action.seat)], None
         assert action.seat is not None
-        seat = action.seat
-        moved = _judge_move(sort_cards(self.hands[seat]), self.table is None, self.table, action, [])
-        if not moved.legal:
-            return list(moved.violations)
-        if action.type is ActionType.PLAY:
-            assert moved.play is not None
-            self.hands[seat] = set(moved.hand_after)
-            self._play(seat, moved.play, moved.wins)
-        else:
-            self._pass(seat)
-        return []
-
-    def _play(self, seat: int, play: HandValue, wins: bool) -> None:
-        self.replayed += 1
-        self.table = play
-        self.table_seat = seat
-        self.passes = 0
-        if self.first_player is None:
-            self.first_player = seat
-        self.players.add(seat)
-        self.turn = (seat + 1) % SEATS  # seat s+1 after seat s: the rule book's counterclockwise
-        if wins:
-            self.winner, self.last_play = seat, play
-
-    def _pass(self, seat: int) -> None:
-        self.replayed += 1
-        self.passes += 1
-        self.turn = (seat + 1) % SEATS
-        if self.passes == SEATS - 1:  # 「其餘三家連續都 PASS，這一輪就結束，由最後出牌的那個人重新自由起牌」
-            assert self.turn == self.table_seat
-            self.table, self.table_seat, self.passes = None, None, 0
+        moved = _judge_move(sort_cards(self.hands[action.seat]), self.table is None, self.table, action, [])
+        return list(moved.violations), moved.play
 
     def state(self) -> GameState:
         hands = tuple(sort_cards(hand) for hand in self.hands)
         return GameState(
-            turn=None if self.winner is not None else self.turn,
+            turn=self.turn,
             table=self.table,
             table_seat=self.table_seat,
             passes_in_row=self.passes,

@@ -11,6 +11,7 @@ from service.rules.big_two.common import (
     _DRAGONS,
     DOMAIN,
     HAND_SIZE,
+    PASS,
     STRAIGHTS,
     ActionType,
     Combination,
@@ -122,7 +123,7 @@ def _judge_move(
     held: tuple[Card, ...], leading: bool, on_table: HandValue | None, action: Action, problems: list[Violation]
 ) -> MoveResult:
     """The shared core of validate_move and the replay (``on_table`` None and not leading: no valid table)."""
-    if action.type is ActionType.PASS:
+    if action.type is PASS:
         if action.cards:
             problems.append(violation(DOMAIN, MoveViolation.CARDS_WITH_PASS, sort_cards(action.cards)))
         if leading:
