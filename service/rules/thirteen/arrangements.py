@@ -29,8 +29,7 @@ from service.rules.thirteen.duns import (
     MIDDLE,
     TAIL,
     Dun,
-    _dun_key,
-    _planned,
+    _lawful_dun,
     _value_if_lawful,
 )
 from service.rules.thirteen.rules import HAND_SIZE
@@ -54,9 +53,13 @@ class ArrangementViolation(StrEnum):
 # --- arrangements -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Arrangement:
-    """One player's three duns and, optionally, the 17 cards they were chosen from."""
+    """One player's three duns and, optionally, the 17 cards they were chosen from.
+
+    Not frozen: a round builds one per player and its duns are lists, so freezing the fields would not
+    make it hashable or its cards immutable, only its constructor slower (``object.__setattr__`` per
+    field); nothing keeps an arrangement beyond the call it is given to."""
 
     head: Sequence[Card]
     middle: Sequence[Card]
@@ -208,14 +211,21 @@ def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue],
 
     A dun's sum never carries from its low fields into its card fields, so the three sums' card fields
     added hold each placed card's count; the hand's (17 cards) are added from ``_CARD_FIELD`` alone."""
-    head, middle, tail, hand = arrangement.head, arrangement.middle, arrangement.tail, arrangement.hand
-    if len(head) != 3 or len(middle) != 5 or len(tail) != 5:
+    head, middle, tail = (
+        _lawful_dun(3, arrangement.head),
+        _lawful_dun(5, arrangement.middle),
+        _lawful_dun(5, arrangement.tail),
+    )
+    if head is None or middle is None or tail is None:
         return None
-    head_key, middle_key, tail_key = _dun_key(head), _dun_key(middle), _dun_key(tail)
+    head_value, head_order, head_key = head
+    middle_value, middle_order, middle_key = middle
+    tail_value, tail_order, tail_key = tail
     placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * _CARDS_START
     if placed & _CARDS_TOO_MANY:
         return None  # a card placed beyond the deck's copies
     holding = placed
+    hand = arrangement.hand
     if hand is not None:
         if len(hand) != HAND_SIZE:
             return None
@@ -226,9 +236,6 @@ def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue],
             return None  # the hand holds a card beyond the deck's copies
         if (_CARDS_TOO_MANY + held - (placed - _CARDS_START)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
             return None  # a card placed more often than the hand holds it: each field 64 + held - placed
-    head_value, head_order = _planned(3, head, head_key)
-    middle_value, middle_order = _planned(5, middle, middle_key)
-    tail_value, tail_order = _planned(5, tail, tail_key)
     if not head_order < middle_order <= tail_order:
         return None  # 相公
     return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding, (head_order, middle_order, tail_order)

@@ -331,39 +331,33 @@ def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
 def _value_if_lawful(size: int, hand: Sequence[Card]) -> HandValue | None:
     """The dun's hand value from the tables, None when ``hand`` is not ``size`` cards or holds a card
     more often than the deck does (``_dun_problems`` then says which)."""
+    lawful = _lawful_dun(size, hand)
+    return None if lawful is None else lawful[0]
+
+
+def _lawful_dun(size: int, hand: Sequence[Card]) -> tuple[HandValue, int, int] | None:
+    """The dun's hand value from its shape's plan, its strength's ``_order`` and its sum (``_START`` plus
+    the code of each of its cards); None when ``hand`` is not ``size`` cards or holds a card more often than
+    the deck does."""
     if len(hand) != size:
         return None
-    key = _dun_key(hand)
-    if key & _TOO_MANY:
-        return None
-    return _planned(size, hand, key)[0]
-
-
-def _dun_key(hand: Sequence[Card]) -> int:
-    """The dun's sum: ``_START`` plus the code of each of its cards."""
-    codes = _CODES
     key = _START
     for c in hand:
-        key += codes[c.index]
-    return key
-
-
-def _planned(size: int, hand: Sequence[Card], key: int) -> tuple[HandValue, int]:
-    """The value of the lawful dun ``hand`` of ``size`` cards whose sum is ``key``, from its shape's plan,
-    and its strength's ``_order``."""
+        key += _CODES[c.index]
+    if key & _TOO_MANY:
+        return None
     if size == 5:
         plan = _FIVES.get(key & _SHAPE_MASK | (1 << 42 if key & _FLUSH_BITS else 0))
     else:
         plan = _HEADS.get(key & _SHAPE_MASK)
     if plan is None:
         value = _plan(size, hand, key)
-        return value, _order(value.strength)
+        return value, _order(value.strength), key
     category, label, strength, pick, resolved, stand_ins, order = plan
-    if stand_ins:
-        for shift, mask, table in stand_ins:
-            resolved += table[key >> shift & mask]
+    for shift, mask, table in stand_ins:
+        resolved += table[key >> shift & mask]
     cards = pick(sorted(hand, key=_INDEX))  # low to high: cheaper than reversed, and equal cards are one object
-    return HandValue(category, label, strength, cards, resolved), order
+    return HandValue(category, label, strength, cards, resolved), order, key
 
 
 def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
