@@ -122,9 +122,9 @@ class ActionType(StrEnum):
     PASS = "pass"
 
 
-PASS = (
-    ActionType.PASS
-)  # what the replay and the judge test each action against (an enum class's attribute is a metaclass look-up)
+# What the replay and the judge test each action's type against: one module name (an enum class's attribute
+# is a look-up through its metaclass, paid per action).
+PASS = ActionType.PASS
 
 
 # --------------------------------------------------------------------------------------------------
