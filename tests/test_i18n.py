@@ -257,7 +257,7 @@ def big_two_sample(rng: random.Random, found: list) -> None:
     collect(found, "big-two", b2.score_game, 1, cards("Ks Ah"), False, [cards("3c"), cards("3d"), cards("3h")])
     collect(found, "big-two", b2.validate_move, cards("3c JK"), None, b2.Action.pass_())
     collect(found, "big-two", b2.validate_move, [], None, b2.Action.pass_())
-    collect(found, "big-two", b2.Action, "fold")  # type: ignore[arg-type]
+    collect(found, "big-two", b2.Action.of, "fold")
 
 
 def ofc_sample(rng: random.Random, found: list) -> None:

@@ -285,7 +285,7 @@ def test_compare_and_validate_move_answer_as_when_both_sides_were_classified_in_
     for table, play in cases[:6000]:
         hand = tuple(dict.fromkeys(play + tuple(rng.sample(DECK, rng.randrange(0, 8)))))[:13]
         kind = rng.choice(["play", "play", "pass"])
-        moved.append((hand, None if rng.randrange(5) == 0 else table, Action(kind, play if kind == "play" else ())))
+        moved.append((hand, None if rng.randrange(5) == 0 else table, Action.of(kind, play if kind == "play" else ())))
     fast = [validate_move(*m) for m in moved]
     original = moves.play_value
     moves.play_value = lambda played: None  # every play and table through classify, as before

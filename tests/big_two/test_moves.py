@@ -2,7 +2,7 @@
 
 import pytest
 
-from service.rules.big_two import Action, validate_move
+from service.rules.big_two import Action, ActionType, validate_move
 from service.rules.cards import DECK, cards
 from service.rules.errors import InvalidInputError
 
@@ -60,12 +60,12 @@ def test_follower_may_pass_even_holding_a_play_that_beats_the_table():
 
 
 def test_a_pass_plays_no_cards():
-    result = move(HAND, "4s", Action("pass", cards("5h")))
+    result = move(HAND, "4s", Action.of("pass", cards("5h")))
     assert codes(result) == ["cards_with_pass"]
 
 
 def test_a_play_needs_cards():
-    assert codes(move(HAND, "4s", Action("play", ()))) == ["empty_play"]
+    assert codes(move(HAND, "4s", Action.of("play", ()))) == ["empty_play"]
 
 
 def test_played_cards_must_be_in_the_hand():
@@ -164,5 +164,10 @@ def test_a_joker_is_not_a_card_here():
 
 def test_an_unknown_action_type_is_invalid_input():
     with pytest.raises(InvalidInputError) as error:
-        Action("fold")
+        Action.of("fold")
     assert [p.code for p in error.value.problems] == ["unknown_action_type"]
+
+
+def test_an_action_of_a_type_text_and_any_iterable_of_cards_is_the_typed_action():
+    assert Action.of("play", iter(cards("5h 5s")), 2) == Action(ActionType.PLAY, tuple(cards("5h 5s")), 2)
+    assert Action.of(ActionType.PASS) == Action.pass_()

@@ -163,7 +163,7 @@ def test_validate_move_never_depends_on_card_order(rng, size):
     table = random_table(rng, hand)
     pool = hand + list(DECK[:3])  # sometimes a card the hand does not hold, sometimes one twice
     action = Action.pass_() if rng.random() < 0.2 else Action.play(rng.choices(pool, k=rng.choice([1, 2, 5])))
-    again = Action(action.type, shuffled(rng, action.cards))
+    again = Action(action.type, tuple(shuffled(rng, action.cards)))
     assert validate_move(shuffled(rng, hand), None if table is None else shuffled(rng, table), again) == validate_move(
         hand, table, action
     )
@@ -188,7 +188,7 @@ def test_validate_game_never_depends_on_card_order(rng):
     actions = played.actions[:cut]
     if rng.random() < 0.5 and actions:  # sometimes end on an illegal action
         actions[-1] = Action.play(rng.sample(DECK, 2), actions[-1].seat)
-    again = [Action(a.type, shuffled(rng, a.cards), a.seat) for a in actions]
+    again = [Action(a.type, tuple(shuffled(rng, a.cards)), a.seat) for a in actions]
     assert validate_game(5, [shuffled(rng, h) for h in played.hands], again) == validate_game(5, played.hands, actions)
 
 

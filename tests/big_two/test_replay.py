@@ -17,7 +17,7 @@ from itertools import combinations, permutations, product
 
 import pytest
 
-from service.rules.big_two import STRAIGHTS, Action, judge, monsters_left, validate_game
+from service.rules.big_two import STRAIGHTS, Action, ActionType, judge, monsters_left, validate_game
 from service.rules.big_two.combinations import _classify_in_full, classify, play_value
 from service.rules.big_two.game import _plainly_beats
 from service.rules.big_two.scoring import _monsters_card_by_card
@@ -168,7 +168,7 @@ def broken(rng: random.Random, played) -> list[Action]:
     elif choice == 4:
         new = Action.play([], seat)
     elif choice == 5:
-        new = Action("pass", rng.sample(own, 1), seat)
+        new = Action(ActionType.PASS, tuple(rng.sample(own, 1)), seat)
     elif choice == 6:
         new = Action.play(own + own[:1], seat)
     elif choice == 7:

@@ -31,26 +31,26 @@ from service.rules.hand_value import HandValue
 class Action:
     """Play some cards or pass; ``seat`` (0-3) only in a whole-game record.
 
-    Not frozen: a record builds one per entry (up to 200 a request), and a frozen dataclass's constructor
-    sets each field through ``object.__setattr__``, several times the cost of a plain one; nothing keeps an
-    action beyond the call it is given to."""
+    The constructor takes its fields as typed (an ``ActionType``, a tuple of cards) and checks nothing, as a
+    record builds one per entry; ``Action.of`` takes a type's text and any iterable of cards. Not frozen: a
+    frozen dataclass's constructor sets each field through ``object.__setattr__``, several times the cost of
+    a plain one, and nothing keeps an action beyond the call it is given to."""
 
     type: ActionType
     cards: tuple[Card, ...] = ()
     seat: int | None = None
 
-    def __post_init__(self) -> None:
-        # Accept "play"/"pass" and any iterable of cards so callers need not build enums and tuples (a record
-        # builds one action per entry: the usual ActionType and tuple are kept as they are).
-        if type(self.type) is not ActionType:
-            try:
-                self.type = ActionType(self.type)
-            except ValueError:
-                raise InvalidInputError(
-                    problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=quoted(self.type))
-                ) from None
-        if type(self.cards) is not tuple:
-            self.cards = tuple(self.cards)
+    @classmethod
+    def of(cls, type: ActionType | str, cards: Iterable[Card] = (), seat: int | None = None) -> Action:
+        """An action from a type's text ("play"/"pass") or member and any iterable of cards; an unknown type
+        is invalid input."""
+        try:
+            kind = ActionType(type)
+        except ValueError:
+            raise InvalidInputError(
+                problem(DOMAIN, ("type",), ProblemCode.UNKNOWN_ACTION_TYPE, value=quoted(type))
+            ) from None
+        return cls(kind, tuple(cards), seat)
 
     @classmethod
     def play(cls, cards: Iterable[Card], seat: int | None = None) -> Action:
