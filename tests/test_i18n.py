@@ -13,6 +13,7 @@ import random
 import re
 import string
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -31,7 +32,7 @@ from service.rules import big_two as b2
 from service.rules import games, messages, ofc, poker  # noqa: F401  (samples below)
 from service.rules import thirteen as j13
 from service.rules.big_two import plays as big_two_plays
-from service.rules.cards import DECK, JOKER, NotationProblem, cards, parse_cards
+from service.rules.cards import DECK, JOKER, NotationProblem, Suit, cards, parse_cards
 from service.rules.errors import InvalidInputError
 from service.rules.messages import CATALOG, EN, ZH_TW, Message, placeholders
 from service.rules.ofc import moves as ofc_moves
@@ -258,6 +259,13 @@ def big_two_sample(rng: random.Random, found: list) -> None:
     collect(found, "big-two", b2.validate_move, cards("3c JK"), None, b2.Action.pass_())
     collect(found, "big-two", b2.validate_move, [], None, b2.Action.pass_())
     collect(found, "big-two", b2.Action.of, "fold")
+    inconsistent: list[dict[str, Any]] = [
+        {"suit_order": (Suit.CLUBS,)}, {"plays": (b2.Combination.SINGLE,) * 2}, {"five_card_order": ()},
+        {"monsters": (b2.Combination.SINGLE,)}, {"straights": ((3, 4, 5, 6, 8),)},
+        {"cards_left_tiers": ()}, {"two_held": 0}, {"colour": "red"},
+    ]  # fmt: skip  # one inconsistency of each kind, a few to a line
+    for changes in inconsistent:
+        collect(found, "big-two", partial(b2.TAIWAN.with_parameters, **changes))
 
 
 def ofc_sample(rng: random.Random, found: list) -> None:

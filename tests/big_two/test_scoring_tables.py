@@ -8,10 +8,13 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from service.rules.big_two import TAIWAN, CardsLeftTier, classify, scoring
 from service.rules.big_two.common import THREE_OF_CLUBS, Combination, FactorCode, sort_cards
 from service.rules.big_two.scoring import _factor, loser_multiplier_factors, monsters_left, winner_multiplier_factors
 from service.rules.cards import DECK, JOKER
+from service.rules.errors import InvalidInputError
 
 
 def loser_factors_as_before(cards, rules):
@@ -68,21 +71,12 @@ def test_random_losers_as_before_under_random_rule_sets():
         same(cards, rng.choice(rule_sets))
 
 
-def test_a_rule_set_whose_tiers_leave_a_count_out_fails_as_before():
-    rules = replace(TAIWAN, id="gap", cards_left_tiers=(CardsLeftTier(5, 2, "5+"),))
-    for count in (1, 4):
-        try:
-            loser_factors_as_before(DECK[:count], rules)
-        except StopIteration:
-            pass
-        else:
-            raise AssertionError("the previous code finds no tier")
-        try:
-            loser_multiplier_factors(DECK[:count], rules)
-        except StopIteration:
-            continue
-        raise AssertionError("no tier: StopIteration, as before")
-    same(DECK[:6], rules)
+def test_a_rule_set_whose_tiers_leave_a_count_out_is_refused_naming_them():
+    with pytest.raises(InvalidInputError) as refused:
+        replace(TAIWAN, id="gap", cards_left_tiers=(CardsLeftTier(5, 2, "5+"),))
+    assert [(p.path, p.code, p.params["case"]) for p in refused.value.problems] == [
+        (("rules", "cards_left_tiers"), "inconsistent_rules", "tiers")
+    ]
 
 
 def test_one_object_per_factor():

@@ -81,7 +81,18 @@ from service.rules.big_two.moves import (
     validate_move,
 )
 from service.rules.big_two.plays import LegalPlay, PlayGroup, PlayList, PlaysProblem, list_plays
-from service.rules.big_two.rules import TAIWAN, BigTwoRules, CardsLeftTier
+from service.rules.big_two.rules import (
+    CYCLIC_RUNS,
+    FIVE_CARD_PLAYS,
+    MONSTER_KINDS,
+    RULE_SETS,
+    SHORT_PLAYS,
+    TAIWAN,
+    BigTwoRules,
+    CardsLeftTier,
+    FlushOrder,
+    StraightSuitCard,
+)
 from service.rules.big_two.scoring import (
     Factor,
     GameScore,
@@ -138,7 +149,14 @@ __all__ = [
     "monsters_left",
     "score_game",
     "BigTwoRules",
+    "CYCLIC_RUNS",
     "CardsLeftTier",
+    "FIVE_CARD_PLAYS",
+    "FlushOrder",
+    "MONSTER_KINDS",
+    "RULE_SETS",
+    "SHORT_PLAYS",
+    "StraightSuitCard",
     "TAIWAN",
     "sort_cards",
     "validate_game",

@@ -115,6 +115,7 @@ class ProblemCode(StrEnum):
     INVALID_SEAT = "invalid_seat"
     UNKNOWN_ACTION_TYPE = "unknown_action_type"
     JOKER_NOT_ALLOWED = "joker_not_allowed"
+    INCONSISTENT_RULES = "inconsistent_rules"
 
 
 class ActionType(StrEnum):

@@ -1,15 +1,52 @@
-"""Taiwanese Big Two's scoring as one frozen data object (the house rules: ``TAIWAN``), passed explicitly
-to ``score_game`` and ``validate_game`` as the OFC games pass ``OfcRules``: a variant is another instance,
-not a new ``if``. The quotes are the rule book's (台灣大老二, 計分)."""
+"""A Big Two table's rules as one frozen data object, passed explicitly to every operation as the OFC games
+pass ``OfcRules``: a variant is another instance, never a new ``if``.
+
+``TAIWAN`` is the house rules (台灣大老二, the default); a table's own rules are a declared set with some
+parameters replaced (``with_parameters``). Every parameter is checked for consistency (``BigTwoRules.__post_init__``):
+an inconsistent set is refused, naming the parameter, never guessed at (docs/rulings.md, "Big Two rule sets").
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any
 
+from service.rules.big_two.common import DOMAIN, HAND_SIZE, Combination, ProblemCode
+from service.rules.cards import RANK_SYMBOLS, Suit
+from service.rules.errors import InputProblem, InvalidInputError, problem
+
 DIGEST_LENGTH = 16  # hex digits of SHA-256, as OfcRules.digest
+
+FIVE_CARD_PLAYS = (Combination.STRAIGHT, Combination.FULL_HOUSE, Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH)
+"""Every five-card play a table may allow."""
+SHORT_PLAYS = (Combination.SINGLE, Combination.PAIR)
+"""Every play of fewer than five cards a table may allow."""
+MONSTER_KINDS = (Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH)
+"""The plays a table may make monsters (「鐵支與同花順稱為『怪物』」)."""
+
+# The cyclic order of the ranks as poker ranks (A=14): a straight is five of them in a row, wrapping past the A.
+_CYCLE = (14, *range(2, 14))
+CYCLIC_RUNS: tuple[tuple[int, ...], ...] = tuple(tuple(_CYCLE[(i + k) % 13] for k in range(5)) for i in range(13))
+"""The thirteen runs of five ranks in the cyclic order A 2 3 ... K A, from A2345 to KA234: every straight a
+table may allow."""
+
+
+class StraightSuitCard(StrEnum):
+    """Which card's suit decides between two straights of one sequence."""
+
+    HIGHEST = "highest"  # the highest-ranked card (2 > A > K ...): the 2 of A2345 and of 23456
+    TOP = "top"  # the top of the sequence: the 5 of A2345, the 6 of 23456, the A of 10JQKA
+
+
+class FlushOrder(StrEnum):
+    """How two flushes compare."""
+
+    HIGHEST_CARD = "highest_card"  # the highest card, as a single (rank, then suit)
+    RANK_BY_RANK = "rank_by_rank"  # rank by rank from the highest, then the highest card's suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,9 +56,32 @@ class CardsLeftTier:
     case: str  # the tier's name in the factor's text ("8-9")
 
 
+def rank_text(ranks: tuple[int, ...]) -> str:
+    """A run of poker ranks as its ranks' symbols: ``"A2345"``, ``"TJQKA"``."""
+    return "".join(RANK_SYMBOLS[r - 2] for r in ranks)
+
+
 @dataclass(frozen=True, slots=True)
 class BigTwoRules:
+    """One table's rules: what may be played and how plays compare, the turn's rules and the scoring.
+
+    Lists run low to high. ``plays`` holds the plays of one to five cards; the dragons are ``dragons``."""
+
     id: str
+    # --- cards and plays ---
+    suit_order: tuple[Suit, ...]  # low to high; the lowest card is the 3 of the first suit
+    plays: tuple[Combination, ...]  # the plays allowed, besides the dragons
+    five_card_order: tuple[Combination, ...]  # the five-card plays allowed, low to high
+    five_beats_lower_kind: bool  # a five-card play beats a five-card play of a lower kind
+    monsters: tuple[Combination, ...]  # low to high: they beat any play of any size but a higher monster
+    straights: tuple[tuple[int, ...], ...]  # low to high, as poker ranks (A=14)
+    straight_suit_card: StraightSuitCard
+    flush_order: FlushOrder
+    dragons: bool  # 13 cards A to K, one of each rank, while holding all 13
+    # --- the turn ---
+    first_play_has_lowest_card: bool  # the game's first play must contain the lowest card
+    pass_locks: bool  # a player who passes takes no further part in the trick
+    # --- scoring ---
     cards_left_tiers: tuple[CardsLeftTier, ...]  # highest first: 「剩餘張數的級距只取一級」, the first one reached
     two_held: int  # per 2 a loser still holds (raised to their count)
     monster_held: int  # a loser who still holds a monster or a dragon
@@ -33,13 +93,34 @@ class BigTwoRules:
     digest: str = field(init=False)  # what GET /v1/games lists beside ``describe()``, as for OfcRules
 
     def __post_init__(self) -> None:
+        problems = _inconsistencies(self)
+        if problems:
+            raise InvalidInputError(problems)
         canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         object.__setattr__(self, "digest", hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH])
+
+    def with_parameters(self, **changes: Any) -> BigTwoRules:
+        """These rules with some parameters replaced (``InvalidInputError`` naming each inconsistent one)."""
+        unknown = [name for name in changes if name not in _PARAMETERS]
+        if unknown:
+            raise InvalidInputError([_inconsistent(name, "unknown") for name in unknown])
+        return replace(self, **changes) if changes else self
 
     def describe(self) -> dict[str, Any]:
         """Every parameter, as JSON: what ``GET /v1/games`` lists and what ``digest`` hashes."""
         return {
             "id": self.id,
+            "suit_order": [s.value for s in self.suit_order],
+            "plays": [c.value for c in self.plays],
+            "five_card_order": [c.value for c in self.five_card_order],
+            "five_beats_lower_kind": self.five_beats_lower_kind,
+            "monsters": [c.value for c in self.monsters],
+            "straights": [rank_text(s) for s in self.straights],
+            "straight_suit_card": self.straight_suit_card.value,
+            "flush_order": self.flush_order.value,
+            "dragons": self.dragons,
+            "first_play_has_lowest_card": self.first_play_has_lowest_card,
+            "pass_locks": self.pass_locks,
             "loser_multipliers": {
                 "cards_left": [{"at_least": t.least, "multiplier": t.multiplier} for t in self.cards_left_tiers],
                 "per_two_held": self.two_held,
@@ -55,8 +136,78 @@ class BigTwoRules:
         }
 
 
+_PARAMETERS = frozenset(f.name for f in fields(BigTwoRules) if f.init and f.name != "id")
+
+
+def _inconsistent(parameter: str, case: str) -> InputProblem:
+    return problem(DOMAIN, ("rules", parameter), ProblemCode.INCONSISTENT_RULES, case=case, parameter=parameter)
+
+
+def _inconsistencies(rules: BigTwoRules) -> list[InputProblem]:
+    """Why ``rules`` cannot be played (ruling 10), each naming its parameter: none for a consistent set."""
+    found = [] if sorted(rules.suit_order) == sorted(Suit) else [_inconsistent("suit_order", "suits")]
+    found += _play_inconsistencies(rules)
+    sequenced = {Combination.STRAIGHT, Combination.STRAIGHT_FLUSH} & set(rules.plays)
+    if not _distinct(rules.straights, within=CYCLIC_RUNS) or (sequenced and not rules.straights):
+        found.append(_inconsistent("straights", "straights"))
+    tiers = rules.cards_left_tiers
+    leasts = [t.least for t in tiers]
+    descending = bool(tiers) and leasts == sorted(set(leasts), reverse=True)
+    if not descending or leasts[0] > HAND_SIZE or leasts[-1] > 1 or any(t.multiplier < 1 for t in tiers):
+        found.append(_inconsistent("cards_left_tiers", "tiers"))
+    multipliers = ("two_held", "monster_held", "grand_slam", "three_of_clubs_finish", "two_finish",
+                   "monster_finish", "green_dragon_finish")  # fmt: skip  # a list of names, a few to a line
+    return found + [_inconsistent(name, "multiplier") for name in multipliers if getattr(rules, name) < 1]
+
+
+def _play_inconsistencies(rules: BigTwoRules) -> list[InputProblem]:
+    """The plays, then the five-card order against them, then the monsters against that order: each list is
+    checked against the one it must agree with only when that one is consistent itself."""
+    if not _distinct(rules.plays, within=SHORT_PLAYS + FIVE_CARD_PLAYS):
+        return [_inconsistent("plays", "plays")]
+    five_card_plays = [c for c in rules.plays if c in FIVE_CARD_PLAYS]
+    if not _distinct(rules.five_card_order, within=five_card_plays) or len(rules.five_card_order) != len(
+        five_card_plays
+    ):
+        return [_inconsistent("five_card_order", "five_card_plays")]
+    in_order = [c for c in rules.five_card_order if c in rules.monsters]
+    if not _distinct(rules.monsters, within=MONSTER_KINDS) or in_order != list(rules.monsters):
+        return [_inconsistent("monsters", "monsters")]
+    return []
+
+
+def _distinct(items: tuple[Any, ...], within: Sequence[Any]) -> bool:
+    """Whether ``items`` are all of ``within``, none twice."""
+    return len(set(items)) == len(items) and set(items) <= set(within)
+
+
+_TEN_STRAIGHTS = ((14, 2, 3, 4, 5), *(tuple(range(low, low + 5)) for low in range(3, 11)))
+
 TAIWAN = BigTwoRules(
     id="taiwan",
+    suit_order=(Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES),
+    plays=(
+        Combination.SINGLE,
+        Combination.PAIR,
+        Combination.STRAIGHT,
+        Combination.FULL_HOUSE,
+        Combination.FOUR_OF_A_KIND,
+        Combination.STRAIGHT_FLUSH,
+    ),  # fmt: skip  # the rule book's six, two lines
+    five_card_order=(
+        Combination.STRAIGHT,
+        Combination.FULL_HOUSE,
+        Combination.FOUR_OF_A_KIND,
+        Combination.STRAIGHT_FLUSH,
+    ),  # fmt: skip  # the four, two lines
+    five_beats_lower_kind=False,  # 「一般牌型只能被同一種牌型壓過」
+    monsters=(Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH),  # 「同花順 ＞ 鐵支」
+    straights=(*_TEN_STRAIGHTS, (2, 3, 4, 5, 6)),  # A2345 lowest, 23456 highest
+    straight_suit_card=StraightSuitCard.HIGHEST,
+    flush_order=FlushOrder.HIGHEST_CARD,  # (no flush)
+    dragons=True,
+    first_play_has_lowest_card=False,  # 「第一手可以出任何合法牌型，不必包含梅花 3」
+    pass_locks=False,  # 「PASS 可以回頭」
     cards_left_tiers=(
         CardsLeftTier(13, 4, "13"),
         CardsLeftTier(10, 3, "10-12"),
@@ -71,4 +222,7 @@ TAIWAN = BigTwoRules(
     monster_finish=2,
     green_dragon_finish=20,
 )
-"""The house rules (台灣大老二): the only rule set, and every function's default."""
+"""The house rules (台灣大老二): every function's default."""
+
+RULE_SETS: Mapping[str, BigTwoRules] = {r.id: r for r in (TAIWAN,)}
+"""Every declared rule set by id."""
