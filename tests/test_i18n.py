@@ -259,6 +259,18 @@ def big_two_sample(rng: random.Random, found: list) -> None:
     collect(found, "big-two", b2.validate_move, cards("3c JK"), None, b2.Action.pass_())
     collect(found, "big-two", b2.validate_move, [], None, b2.Action.pass_())
     collect(found, "big-two", b2.Action.of, "fold")
+    # the refusals and reasons of other tables: the common game's, and one without four of a kind
+    no_quads = b2.TAIWAN.with_parameters(
+        plays=(b2.Combination.SINGLE, b2.Combination.PAIR, b2.Combination.STRAIGHT, b2.Combination.FULL_HOUSE),
+        five_card_order=(b2.Combination.STRAIGHT, b2.Combination.FULL_HOUSE), monsters=(),
+        straights=b2.STRAIGHTS[:-1],
+    )  # fmt: skip  # the parameters a few to a line
+    for rules in (b2.HONG_KONG, no_quads):
+        for text in ("5c 5d 6h", "9c 9d 9h 9s 3c", "3h 7h 9h Jh Kh", "3c 4d 5h 6s 8c", "2c 3d 4h 5s 6c", "3c 4c"):
+            collect(found, "big-two", b2.classify, cards(text), rules)
+        collect(found, "big-two", b2.classify, deck[:7], rules)
+    collect(found, "big-two", b2.compare, cards("4c 5d 6h 7s 8c"), cards("9c 9d 9h 3c 3d"), b2.HONG_KONG)
+    collect(found, "big-two", b2.compare, cards("9c 9d 9h 3c 3d"), cards("4c 5d 6h 7s 8c"), b2.HONG_KONG)
     inconsistent: list[dict[str, Any]] = [
         {"suit_order": (Suit.CLUBS,)}, {"plays": (b2.Combination.SINGLE,) * 2}, {"five_card_order": ()},
         {"monsters": (b2.Combination.SINGLE,)}, {"straights": ((3, 4, 5, 6, 8),)},
@@ -416,6 +428,8 @@ def test_every_label_the_cores_give_is_in_the_catalog():
     for text in ("3c", "3c 3d", "3c 4d 5h 6s 7c", "3c 3d 3h 4s 4c", "3c 3d 3h 3s 4c", "3c 4c 5c 6c 7c",
                  "Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Jh Qs Kc", "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh"):  # fmt: skip
         seen["big-two"].add(b2.classify(cards(text)).hand.label)
+    for text in ("5c 5d 5h", "3h 7h 9h Jh Kh"):
+        seen["big-two"].add(b2.classify(cards(text), b2.HONG_KONG).hand.label)
     for game in GAMES:
         assert {label.domain for label in seen[game]} == {game}, game
         assert {label.code for label in seen[game]} == keys[game], game

@@ -259,7 +259,7 @@ def test_every_catalog_text_about_a_foul_says_wulong():
         ("big-two", "label.dragon", "一条龙"),
         ("big-two", "factor.grand_slam", "大满贯"),
         ("big-two", "factor.twos_finish", "老二收尾"),
-        ("big-two", "flush_not_a_combination", "台湾大老二没有同花"),
+        ("big-two", "flush_not_a_combination/house", "台湾大老二没有同花"),
         ("http", "title.415", "不支持"),
         ("http", "detail.bad_request", "服务器"),
         ("http", "detail.too_deep", "数组与对象嵌套"),

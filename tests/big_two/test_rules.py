@@ -3,7 +3,7 @@ inconsistent set is refused naming each inconsistent parameter (docs/rulings.md,
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -32,7 +32,7 @@ def test_the_house_rules_are_the_rule_books_parameters():
     assert described["straights"] == ["A2345", "34567", "45678", "56789", "6789T", "789TJ", "89TJQ", "9TJQK", "TJQKA",
                                       "23456"]  # fmt: skip  # the rule book's ten, low to high
     assert described["straight_suit_card"] == "highest"
-    assert list(RULE_SETS) == ["taiwan"]
+    assert list(RULE_SETS) == ["taiwan", "hong-kong"]
 
 
 def test_the_straights_a_table_may_allow_are_the_thirteen_cyclic_runs():
@@ -116,6 +116,7 @@ def test_every_inconsistency_is_named_at_once_and_an_unknown_parameter_too():
 
 
 def test_rules_are_frozen_values_equal_by_content():
-    assert BigTwoRules(**{**{f: getattr(TAIWAN, f) for f in TAIWAN.__dataclass_fields__ if f != "digest"}}) == TAIWAN
+    given = {f.name: getattr(TAIWAN, f.name) for f in fields(BigTwoRules) if f.init}
+    assert BigTwoRules(**given) == TAIWAN and hash(BigTwoRules(**given)) == hash(TAIWAN)
     with pytest.raises(AttributeError):
         TAIWAN.pass_locks = True  # type: ignore[misc]

@@ -84,6 +84,7 @@ from service.rules.big_two.plays import LegalPlay, PlayGroup, PlayList, PlaysPro
 from service.rules.big_two.rules import (
     CYCLIC_RUNS,
     FIVE_CARD_PLAYS,
+    HONG_KONG,
     MONSTER_KINDS,
     RULE_SETS,
     SHORT_PLAYS,
@@ -153,6 +154,7 @@ __all__ = [
     "CardsLeftTier",
     "FIVE_CARD_PLAYS",
     "FlushOrder",
+    "HONG_KONG",
     "MONSTER_KINDS",
     "RULE_SETS",
     "SHORT_PLAYS",

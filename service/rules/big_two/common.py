@@ -15,11 +15,14 @@ DOMAIN = "big-two"  # the catalog domain of this game's texts (big_two/messages.
 
 
 class Combination(StrEnum):
-    """The six combinations of the rule book plus the two 13-card plays."""
+    """Every play a Big Two table may allow (``BigTwoRules.plays``) and the two 13-card plays. The house rules
+    allow six of the eight below the dragons: no triple, no flush."""
 
     SINGLE = "single"
     PAIR = "pair"
+    TRIPLE = "triple"
     STRAIGHT = "straight"
+    FLUSH = "flush"
     FULL_HOUSE = "full_house"
     FOUR_OF_A_KIND = "four_of_a_kind"
     STRAIGHT_FLUSH = "straight_flush"
@@ -31,7 +34,6 @@ COMBINATION_LABELS: dict[Combination, messages.Message] = {c: messages.label(DOM
 """Each combination's label: its key in the catalog (big_two/messages.json), rendered at the edge."""
 
 _COMBINATION_OF = {c.value: c for c in Combination}  # a HandValue's category: its combination, by look-up
-_RUNG = {combination: rung for rung, combination in enumerate(Combination, start=1)}
 _MONSTERS = frozenset({Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH})  # 「鐵支與同花順稱為『怪物』」
 _DRAGONS = frozenset({Combination.DRAGON, Combination.GREEN_DRAGON})
 _SEQUENCED = frozenset({Combination.STRAIGHT, Combination.STRAIGHT_FLUSH})
@@ -63,6 +65,8 @@ class CompareReason(StrEnum):
     LOWER = "lower"
     EQUAL = "equal"
     DIFFERENT_COMBINATION = "different_combination"
+    HIGHER_COMBINATION = "higher_combination"  # a five-card play of a higher kind, where the table allows it
+    LOWER_COMBINATION = "lower_combination"
     NORMAL_CANNOT_BEAT_MONSTER = "normal_cannot_beat_monster"
     QUADS_CANNOT_BEAT_STRAIGHT_FLUSH = "quads_cannot_beat_straight_flush"
     NOTHING_BEATS_DRAGON = "nothing_beats_dragon"
@@ -155,15 +159,12 @@ def _desc(hand: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(hand, key=_KEY.__getitem__, reverse=True))
 
 
-# The ten straights of the rule book, low to high, as poker ranks (A=14). Nothing else is a straight.
+# The ten straights of the house rule book, low to high, as poker ranks (A=14): ``TAIWAN.straights``.
 STRAIGHTS: tuple[tuple[int, ...], ...] = (
     (14, 2, 3, 4, 5),
     *(tuple(range(low, low + 5)) for low in range(3, 11)),
     (2, 3, 4, 5, 6),
 )
-_SEQUENCE_OF = {frozenset(ranks): index for index, ranks in enumerate(STRAIGHTS)}
-# 「J-Q-K-A-2、Q-K-A-2-3、K-A-2-3-4這類跨過 2 的組合不成順」: named so the reason can say so.
-_CROSSING_TWO = frozenset({frozenset({11, 12, 13, 14, 2}), frozenset({12, 13, 14, 2, 3}), frozenset({13, 14, 2, 3, 4})})
 
 
 def _joker_problems(located: Sequence[tuple[Path, Card]]) -> list[InputProblem]:

@@ -177,6 +177,7 @@ def _refusal(
 _NOT_BEATING = {
     CompareReason.LOWER: MoveViolation.NOT_HIGHER,
     CompareReason.EQUAL: MoveViolation.NOT_HIGHER,
+    CompareReason.LOWER_COMBINATION: MoveViolation.NOT_HIGHER,
     CompareReason.DIFFERENT_COMBINATION: MoveViolation.DIFFERENT_COMBINATION,
     CompareReason.NORMAL_CANNOT_BEAT_MONSTER: MoveViolation.CANNOT_BEAT_MONSTER,
     CompareReason.QUADS_CANNOT_BEAT_STRAIGHT_FLUSH: MoveViolation.CANNOT_BEAT_MONSTER,

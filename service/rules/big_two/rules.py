@@ -1,8 +1,9 @@
 """A Big Two table's rules as one frozen data object, passed explicitly to every operation as the OFC games
 pass ``OfcRules``: a variant is another instance, never a new ``if``.
 
-``TAIWAN`` is the house rules (台灣大老二, the default); a table's own rules are a declared set with some
-parameters replaced (``with_parameters``). Every parameter is checked for consistency (``BigTwoRules.__post_init__``):
+Two rule sets are declared: ``TAIWAN``, the house rules (台灣大老二, the default), and ``HONG_KONG``, the common
+game the house book contrasts itself with (鋤大D). A table's own rules are a declared set with some parameters
+replaced (``with_parameters``). Every parameter is checked for consistency (``BigTwoRules.__post_init__``):
 an inconsistent set is refused, naming the parameter, never guessed at (docs/rulings.md, "Big Two rule sets").
 """
 
@@ -15,16 +16,23 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from service.rules.big_two.common import DOMAIN, HAND_SIZE, Combination, ProblemCode
+from service.rules.big_two.common import DOMAIN, HAND_SIZE, STRAIGHTS, Combination, ProblemCode
+from service.rules.big_two.ladder import Ladder
 from service.rules.cards import RANK_SYMBOLS, Suit
 from service.rules.errors import InputProblem, InvalidInputError, problem
 
 DIGEST_LENGTH = 16  # hex digits of SHA-256, as OfcRules.digest
 
-FIVE_CARD_PLAYS = (Combination.STRAIGHT, Combination.FULL_HOUSE, Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH)
+FIVE_CARD_PLAYS = (
+    Combination.STRAIGHT,
+    Combination.FLUSH,
+    Combination.FULL_HOUSE,
+    Combination.FOUR_OF_A_KIND,
+    Combination.STRAIGHT_FLUSH,
+)
 """Every five-card play a table may allow."""
-SHORT_PLAYS = (Combination.SINGLE, Combination.PAIR)
-"""Every play of fewer than five cards a table may allow."""
+SHORT_PLAYS = (Combination.SINGLE, Combination.PAIR, Combination.TRIPLE)
+"""Every play of one, two or three cards a table may allow."""
 MONSTER_KINDS = (Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH)
 """The plays a table may make monsters (「鐵支與同花順稱為『怪物』」)."""
 
@@ -91,11 +99,18 @@ class BigTwoRules:
     monster_finish: int  # finishing with a monster or a dragon
     green_dragon_finish: int  # 「以 ×20 取代怪物收尾的 ×2」
     digest: str = field(init=False)  # what GET /v1/games lists beside ``describe()``, as for OfcRules
+    ladder: Ladder = field(init=False, repr=False, compare=False)  # the plays and their values, built once
 
     def __post_init__(self) -> None:
         problems = _inconsistencies(self)
         if problems:
             raise InvalidInputError(problems)
+        ladder = Ladder(
+            self.suit_order, self.plays, self.five_card_order, self.monsters, self.straights,
+            straight_suit_is_top=self.straight_suit_card is StraightSuitCard.TOP,
+            flush_rank_by_rank=self.flush_order is FlushOrder.RANK_BY_RANK, dragons=self.dragons,
+        )  # fmt: skip  # the parameters a few to a line
+        object.__setattr__(self, "ladder", ladder)
         canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         object.__setattr__(self, "digest", hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH])
 
@@ -181,8 +196,6 @@ def _distinct(items: tuple[Any, ...], within: Sequence[Any]) -> bool:
     return len(set(items)) == len(items) and set(items) <= set(within)
 
 
-_TEN_STRAIGHTS = ((14, 2, 3, 4, 5), *(tuple(range(low, low + 5)) for low in range(3, 11)))
-
 TAIWAN = BigTwoRules(
     id="taiwan",
     suit_order=(Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES),
@@ -202,7 +215,7 @@ TAIWAN = BigTwoRules(
     ),  # fmt: skip  # the four, two lines
     five_beats_lower_kind=False,  # 「一般牌型只能被同一種牌型壓過」
     monsters=(Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH),  # 「同花順 ＞ 鐵支」
-    straights=(*_TEN_STRAIGHTS, (2, 3, 4, 5, 6)),  # A2345 lowest, 23456 highest
+    straights=STRAIGHTS,  # A2345 lowest, 23456 highest
     straight_suit_card=StraightSuitCard.HIGHEST,
     flush_order=FlushOrder.HIGHEST_CARD,  # (no flush)
     dragons=True,
@@ -224,5 +237,34 @@ TAIWAN = BigTwoRules(
 )
 """The house rules (台灣大老二): every function's default."""
 
-RULE_SETS: Mapping[str, BigTwoRules] = {r.id: r for r in (TAIWAN,)}
+HONG_KONG = BigTwoRules(
+    id="hong-kong",
+    suit_order=(Suit.DIAMONDS, Suit.CLUBS, Suit.HEARTS, Suit.SPADES),
+    plays=(Combination.SINGLE, Combination.PAIR, Combination.TRIPLE, *FIVE_CARD_PLAYS),
+    five_card_order=FIVE_CARD_PLAYS,
+    five_beats_lower_kind=True,
+    monsters=(),
+    straights=(STRAIGHTS[0], STRAIGHTS[-1], *STRAIGHTS[1:-1]),  # A2345, 23456, 34567, ..., 10JQKA
+    straight_suit_card=StraightSuitCard.TOP,
+    flush_order=FlushOrder.HIGHEST_CARD,
+    dragons=False,
+    first_play_has_lowest_card=True,  # the holder of the 3 of diamonds leads with it
+    pass_locks=True,
+    cards_left_tiers=(
+        CardsLeftTier(13, 4, "13"),
+        CardsLeftTier(10, 3, "10-12"),
+        CardsLeftTier(8, 2, "8-9"),
+        CardsLeftTier(1, 1, "1-7"),
+    ),
+    two_held=1,  # no factor but the cards left
+    monster_held=1,
+    grand_slam=1,
+    three_of_clubs_finish=1,
+    two_finish=1,
+    monster_finish=1,
+    green_dragon_finish=1,
+)
+"""The common game (鋤大D) as played in Hong Kong and the mainland (docs/rulings.md, "Taiwanese Big Two")."""
+
+RULE_SETS: Mapping[str, BigTwoRules] = {r.id: r for r in (TAIWAN, HONG_KONG)}
 """Every declared rule set by id."""
