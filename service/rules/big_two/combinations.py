@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from service.rules.big_two.common import _COMBINATION_OF
 from service.rules.big_two.ladder import Classification
 from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.cards import Card
@@ -17,19 +16,26 @@ from service.rules.hand_value import HandValue
 def classify(cards: Iterable[Card], rules: BigTwoRules = TAIWAN) -> Classification:
     """Classify a play at a table of ``rules``; the order of ``cards`` never matters."""
     played = tuple(cards)
-    ladder = rules.ladder
-    hand = ladder.play_value(played)
+    hand = play_value(played, rules)
     if hand is not None:
-        kind = _COMBINATION_OF[hand.category]
-        return Classification(True, kind, kind in ladder.monsters, hand)
-    return ladder.classify(played)
+        kind, monster = rules.ladder.kinds[hand.category]
+        return Classification(True, kind, monster, hand)
+    return rules.ladder.classify(played)
 
 
 def play_value(played: tuple[Card, ...], rules: BigTwoRules = TAIWAN) -> HandValue | None:
     """``classify(played, rules).hand`` for a single, a pair, a triple or a five-card play; None for anything
     else (no play, or a 13-card play), where ``classify`` answers in full. Equal to ``classify`` on every
     input (tests/big_two/test_ladder.py)."""
-    return rules.ladder.play_value(played)
+    ladder = rules.ladder
+    size = len(played)
+    if size == 1:
+        return ladder.singles.get(played[0])
+    if size == 2 or size == 3:
+        return ladder.short.get(played)
+    if size == 5:
+        return ladder.five_value(played)
+    return None
 
 
 def _classify_in_full(played: tuple[Card, ...], rules: BigTwoRules = TAIWAN) -> Classification:

@@ -97,7 +97,9 @@ def _across_combinations(
 def _higher_because(kind: Combination, mine: tuple[int, ...], theirs: tuple[int, ...]) -> CompareReason:
     """What the first place where two strengths of one combination differ holds: a sequence, a rank, or the
     suit, which is the last place of the combinations that have one."""
-    place = next(i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b)
+    place = 1  # (the rung is the same)
+    while mine[place] == theirs[place]:
+        place += 1
     if place == len(mine) - 1 and kind in _SUITED:
         return CompareReason.HIGHER_SUIT
     return CompareReason.HIGHER_SEQUENCE if place == 1 and kind in _SEQUENCED else CompareReason.HIGHER_RANK

@@ -1,8 +1,8 @@
 """What some cards are worth as a play at one Big Two table: its ladder of combinations and the order within
 each, read off the table's parameters (``BigTwoRules`` builds one ``Ladder`` and keeps it).
 
-``Ladder.classify`` is the rule book's definitions, naming why cards are no play; ``Ladder.play_value`` gives a
-valid play's value from tables built once per table, and leaves everything else to ``classify``. Both are
+``Ladder.classify`` is the rule book's definitions, naming why cards are no play; its tables (``singles``,
+``short``, ``five_value``) give a valid play's value, and leave everything else to ``classify``. Both are
 proven equal on every rule set (tests/big_two/test_ladder.py). ``combinations.classify`` is the public door.
 
 ``HandValue.strength`` is ``(rung, ...)``: the rung is the combination's step on the table's ladder (its
@@ -55,6 +55,9 @@ _HOUSE_STRAIGHT_COUNT = 10
 _CROSSING_TWO = frozenset({frozenset({11, 12, 13, 14, 2}), frozenset({12, 13, 14, 2, 3}), frozenset({13, 14, 2, 3, 4})})
 
 
+_Run = tuple[int, tuple[int, ...] | None, Combination | None, Combination | None]
+
+
 @dataclass(slots=True)
 class Classification:
     """What some cards are as a play: a combination with its value, or the reasons they are none."""
@@ -101,8 +104,8 @@ class Ladder:
         self.house_plays = set(plays) == _HOUSE_PLAYS
         self.house_sizes = self.sizes == _HOUSE_SIZES
         self.ten_straights = len(straights) == _HOUSE_STRAIGHT_COUNT
-        # the tables of play_value: every single, pair and triple in every order, and the straights by the
-        # Big Two ranks of their cards, highest first: their sequence and the order of their cards
+        # the tables of combinations.play_value: every single, pair and triple in every order, and the
+        # straights by the Big Two ranks of their cards, highest first
         self.singles = {c: self._valid((c,)) for c in DECK}
         self.short: dict[tuple[Card, ...], HandValue | None] = {}
         for size in (2, 3):
@@ -111,12 +114,24 @@ class Ladder:
                 for rest in _orders(same, size - 1):
                     played = (first, *rest)
                     self.short[played] = self._valid(played)
-        self.runs = {}
+        # per straight: its sequence, the order of its cards (None: highest first) and the play it makes in
+        # one suit and in several (None: none this table allows)
+        self.runs: dict[tuple[int, ...], _Run] = {}
         for index, ranks in enumerate(straights):
             desc = sorted(((r - 3) % 13 for r in ranks), reverse=True)  # Big Two ranks, highest first
             top_down = [(r - 3) % 13 for r in reversed(ranks)]
-            order = tuple(desc.index(r) for r in top_down) if straight_suit_is_top else tuple(range(5))
-            self.runs[tuple(desc)] = (index, order)
+            order = tuple(desc.index(r) for r in top_down) if straight_suit_is_top else None
+            self.runs[tuple(desc)] = (index, order, self._made(one_suit=True), self._made(one_suit=False))
+        self.has_flush = C.FLUSH in self.allowed
+        self.has_quads = C.FOUR_OF_A_KIND in self.allowed
+        self.has_full_house = C.FULL_HOUSE in self.allowed
+        self.kinds = {kind.value: (kind, kind in self.monsters) for kind in kinds}  # a value's category: its play
+
+    def _made(self, one_suit: bool) -> Combination | None:
+        """The play a straight's five cards make at this table: the highest it allows of what they are."""
+        made = [C.STRAIGHT_FLUSH, C.FLUSH, C.STRAIGHT] if one_suit else [C.STRAIGHT]
+        allowed = [kind for kind in made if kind in self.allowed]
+        return max(allowed, key=self.five_card_place.__getitem__) if allowed else None
 
     def _valid(self, played: tuple[Card, ...]) -> HandValue | None:
         return self.classify(played).hand
@@ -253,19 +268,9 @@ class Ladder:
 
     # --- the values, from the tables
 
-    def play_value(self, played: tuple[Card, ...]) -> HandValue | None:
-        """``classify(played).hand`` for a single, a pair, a triple or a five-card play; None for anything
-        else (no play, or a 13-card play), where ``classify`` answers in full."""
-        size = len(played)
-        if size == 1:
-            return self.singles.get(played[0])
-        if size == 2 or size == 3:
-            return self.short.get(played)
-        if size == 5:
-            return self._five_value(played)
-        return None
-
-    def _five_value(self, played: tuple[Card, ...]) -> HandValue | None:
+    def five_value(self, played: tuple[Card, ...]) -> HandValue | None:
+        """``classify(played).hand`` for five cards that make a play; None for any other five (a joker, a card
+        twice, no play), where ``classify`` answers in full."""
         v, w, x, y, z = played  # five keys by a tuple display: a comprehension cost more than the sort
         key = self.key
         try:
@@ -276,38 +281,35 @@ class Ladder:
             return None
         r0, r1, r2, r3, r4 = k0 >> 2, k1 >> 2, k2 >> 2, k3 >> 2, k4 >> 2  # the key is rank * 4 + suit
         c = self.by_key
-        allowed = self.allowed
         if r0 == r3 or r1 == r4:  # r4 (r0) differs: two cards of one key are impossible
-            if C.FOUR_OF_A_KIND not in allowed:
+            if not self.has_quads:
                 return None
             if r0 == r3:
                 return self.hand(C.FOUR_OF_A_KIND, (r0,), (c[k0], c[k1], c[k2], c[k3], c[k4]))
             return self.hand(C.FOUR_OF_A_KIND, (r1,), (c[k1], c[k2], c[k3], c[k4], c[k0]))
         if (r0 == r2 and r3 == r4) or (r0 == r1 and r2 == r4):
-            if C.FULL_HOUSE not in allowed:
+            if not self.has_full_house:
                 return None
             if r0 == r2:
                 return self.hand(C.FULL_HOUSE, (r0,), (c[k0], c[k1], c[k2], c[k3], c[k4]))
             return self.hand(C.FULL_HOUSE, (r2,), (c[k2], c[k3], c[k4], c[k0], c[k1]))
-        if r0 == r1 or r1 == r2 or r2 == r3 or r3 == r4:  # a pair or three of a rank with odd cards
+        suit = k0 & 3
+        one_suit = (k1 & 3) == (k2 & 3) == (k3 & 3) == (k4 & 3) == suit
+        run = self.runs.get((r0, r1, r2, r3, r4))  # (a pair among the five is no run)
+        kind = C.FLUSH if self.has_flush and one_suit else None
+        if run is not None:
+            kind = run[2] if one_suit else run[3]
+        if kind is None:
             return None
-        one_suit = (k0 & 3) == (k1 & 3) == (k2 & 3) == (k3 & 3) == (k4 & 3)
-        run = self.runs.get((r0, r1, r2, r3, r4))
-        made: tuple[Combination, ...] = (C.STRAIGHT_FLUSH, C.FLUSH, C.STRAIGHT) if one_suit else (C.STRAIGHT,)
-        if run is None:
-            made = (C.FLUSH,) if one_suit else ()
-        kinds = [kind for kind in made if kind in allowed]
-        if not kinds:
-            return None
-        kind = max(kinds, key=self.five_card_place.__getitem__) if len(kinds) > 1 else kinds[0]
-        keys = (k0, k1, k2, k3, k4)
         if kind is C.FLUSH:
-            strength = (r0, r1, r2, r3, r4, k0 & 3) if self.flush_rank_by_rank else (r0, k0 & 3)
+            strength = (r0, r1, r2, r3, r4, suit) if self.flush_rank_by_rank else (r0, suit)
             return self.hand(C.FLUSH, strength, (c[k0], c[k1], c[k2], c[k3], c[k4]))
         assert run is not None
-        sequence, order = run
-        first = keys[order[0]]
-        return self.hand(kind, (sequence, first & 3), tuple(c[keys[i]] for i in order))
+        sequence, order = run[0], run[1]
+        if order is None:  # the highest-ranked card decides
+            return self.hand(kind, (sequence, suit), (c[k0], c[k1], c[k2], c[k3], c[k4]))
+        keys = (k0, k1, k2, k3, k4)
+        return self.hand(kind, (sequence, keys[order[0]] & 3), tuple([c[keys[i]] for i in order]))
 
 
 _SIZES = {C.SINGLE: 1, C.PAIR: 2, C.TRIPLE: 3, C.DRAGON: 13, C.GREEN_DRAGON: 13} | dict.fromkeys(
