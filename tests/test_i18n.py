@@ -270,6 +270,14 @@ def big_two_sample(rng: random.Random, found: list) -> None:
             collect(found, "big-two", b2.classify, cards(text), rules)
         collect(found, "big-two", b2.classify, deck[:7], rules)
     collect(found, "big-two", b2.compare, cards("4c 5d 6h 7s 8c"), cards("9c 9d 9h 3c 3d"), b2.HONG_KONG)
+    hk_move = partial(b2.validate_move, rules=b2.HONG_KONG)
+    collect(found, "big-two", partial(hk_move, first_play=True), cards("3d 4c 9s"), None, b2.Action.play(cards("4c")))
+    collect(
+        found, "big-two", partial(hk_move, passed=True), cards("3d 4c 9s"), cards("8c"), b2.Action.play(cards("9s"))
+    )
+    collect(
+        found, "big-two", partial(hk_move, first_play=True), cards("3d 4c"), cards("3c"), b2.Action.play(cards("4c"))
+    )
     collect(found, "big-two", b2.compare, cards("9c 9d 9h 3c 3d"), cards("4c 5d 6h 7s 8c"), b2.HONG_KONG)
     inconsistent: list[dict[str, Any]] = [
         {"suit_order": (Suit.CLUBS,)}, {"plays": (b2.Combination.SINGLE,) * 2}, {"five_card_order": ()},

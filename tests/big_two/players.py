@@ -1,6 +1,6 @@
 """A random legal Big Two player, for property tests.
 
-It keeps its own minimal table (whose turn, the play to beat, passes in a row) so that ``validate_game``
+It keeps its own minimal table (whose turn, the play to beat, the seats that passed) so that ``validate_game``
 is checked against an independent bookkeeping, and it chooses among ``legal_plays`` (the module's own
 enumeration, itself checked against ``validate_move`` on every subset in test_properties.py).
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from service.rules.big_two import HAND_SIZE, SEATS, THREE_OF_CLUBS, Action, legal_plays
+from service.rules.big_two import HAND_SIZE, SEATS, TAIWAN, Action, BigTwoRules, legal_plays
+from service.rules.big_two.moves import Turn
 from service.rules.cards import DECK, Card, Suit
 
 
@@ -47,31 +48,43 @@ def deal(rng: random.Random, dragon: str | None = None) -> list[list[Card]]:
     return hands
 
 
-def play_random_game(rng: random.Random, hands: list[list[Card]], pass_rate: float = 0.25) -> PlayedGame:
-    """Play legal moves at random until someone empties a hand; a follower passes at ``pass_rate``."""
+def play_random_game(
+    rng: random.Random, hands: list[list[Card]], pass_rate: float = 0.25, rules: BigTwoRules = TAIWAN
+) -> PlayedGame:
+    """Play legal moves at random at a table of ``rules`` until someone empties a hand; a follower passes at
+    ``pass_rate``. Its own bookkeeping of the turn: the holder of the lowest card leads (with it, where the
+    table says so); the trick ends when every other seat has passed since the last play, or in the trick
+    where a pass locks, and a locked seat is skipped."""
     game = PlayedGame(hands=[list(h) for h in hands])
     held = [list(h) for h in hands]
-    turn = next(s for s, hand in enumerate(held) if THREE_OF_CLUBS in hand)
+    turn = next(s for s, hand in enumerate(held) if rules.ladder.lowest_card in hand)
     table: tuple[Card, ...] | None = None
-    passes = 0
+    last = turn
+    out: set[int] = set()
     while game.winner is None:
-        options = legal_plays(held[turn], table)
+        first = rules.first_play_has_lowest_card and game.first_player is None
+        options = legal_plays(held[turn], table, rules, Turn(lowest_card_due=first))
         if table is not None and (not options or rng.random() < pass_rate):
             game.actions.append(Action.pass_(turn))
-            passes += 1
-            if passes == SEATS - 1:
-                table, passes = None, 0
+            out.add(turn)
+            if len(out) == SEATS - 1:
+                table, out, turn = None, set(), last
+                continue
         else:
             chosen = list(rng.choice(options))
             rng.shuffle(chosen)  # the order of an action's cards must not matter
             game.actions.append(Action.play(chosen, turn))
             held[turn] = [c for c in held[turn] if c not in chosen]
-            table, passes = tuple(chosen), 0
+            table, last = tuple(chosen), turn
+            if not rules.pass_locks:
+                out = set()
             if game.first_player is None:
                 game.first_player = turn
             game.players.add(turn)
             if not held[turn]:
                 game.winner = turn
         turn = (turn + 1) % SEATS
+        while rules.pass_locks and turn in out:
+            turn = (turn + 1) % SEATS
     game.remaining = held
     return game

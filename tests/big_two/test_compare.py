@@ -288,7 +288,7 @@ def test_compare_and_validate_move_answer_as_when_both_sides_were_classified_in_
         moved.append((hand, None if rng.randrange(5) == 0 else table, Action.of(kind, play if kind == "play" else ())))
     fast = [validate_move(*m) for m in moved]
     original = moves.play_value
-    moves.play_value = lambda played: None  # every play and table through classify, as before
+    moves.play_value = lambda played, rules: None  # every play and table through classify, as before
     try:
         assert [validate_move(*m) for m in moved] == fast
     finally:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.rules.big_two import (
+    TAIWAN,
     Action,
     big_two_key,
     classify,
@@ -22,40 +23,44 @@ from service.rules.big_two.plays import PlaysProblem, list_plays
 from service.rules.cards import DECK, Suit, cards
 from service.rules.errors import InvalidInputError
 from tests.big_two.players import deal
+from tests.big_two.test_ladder import RULE_SETS as LADDER_RULE_SETS
 
 
-def random_table(rng: random.Random, avoid) -> list | None:
+def random_table(rng: random.Random, avoid, rules=TAIWAN) -> list | None:
     """None (leading) or a random valid play from 13 cards outside ``avoid`` (dragons included)."""
     if rng.random() < 0.2:
         return None
     others = [c for c in DECK if c not in avoid]
     rng.shuffle(others)
-    return list(rng.choice(legal_plays(others[:13])))
+    return list(rng.choice(legal_plays(others[:13], None, rules)))
 
 
 def subsets(hand):
     return chain.from_iterable(combinations(hand, size) for size in range(1, len(hand) + 1))
 
 
-def prove(rng: random.Random, hands: int, largest: int = 13) -> int:
-    """For ``hands`` random hands and tables: the listed plays are exactly the non-empty subsets that
-    validate_move accepts, and may_pass is exactly whether it accepts a pass. Returns subsets checked."""
+def prove(rng: random.Random, hands: int, largest: int = 13, rules=TAIWAN) -> int:
+    """For ``hands`` random hands and tables at a table of ``rules``: the listed plays are exactly the
+    non-empty subsets that validate_move accepts, and may_pass is exactly whether it accepts a pass; now and
+    then on the game's first lead or after the player passed. Returns subsets checked."""
     checked = 0
     for _ in range(hands):
         hand = rng.sample(DECK, rng.randint(1, largest))
         if largest == 13 and rng.random() < 0.1:  # a dealt dragon now and then, so the 13-card plays are proven too
             hand = rng.choice([h for h in deal(rng, rng.choice(["dragon", "green"])) if classify(h).valid])
-        table = random_table(rng, hand)
-        listed = list_plays(hand, table)
+        table = random_table(rng, hand, rules)
+        first_lead = table is None and len(hand) == 13 and rules.ladder.lowest_card in hand and rng.random() < 0.5
+        passed = table is not None and rng.random() < 0.2
+        listed = list_plays(hand, table, first_lead=first_lead, passed=passed, rules=rules)
         plays = [frozenset(p.cards) for p in listed.plays()]
         assert len(set(plays)) == len(plays)  # each play once
         accepted = set()
         for subset in subsets(hand):
             checked += 1
-            if validate_move(hand, table, Action.play(subset)).legal:
+            if validate_move(hand, table, Action.play(subset), rules, first_play=first_lead, passed=passed).legal:
                 accepted.add(frozenset(subset))
         assert set(plays) == accepted, (hand, table)
-        assert listed.may_pass == validate_move(hand, table, Action.pass_()).legal
+        assert listed.may_pass == validate_move(hand, table, Action.pass_(), rules).legal
         assert listed.leading == (table is None)
     return checked
 
@@ -66,6 +71,12 @@ def test_listed_plays_are_exactly_the_subsets_moves_validate_accepts():
 
 def test_listed_plays_equal_moves_validate_on_every_subset_of_full_hands():
     assert prove(random.Random("plays-legal-13"), 6) > 6 * 8
+
+
+@pytest.mark.parametrize("rules", LADDER_RULE_SETS[1:6], ids=lambda r: r.id + r.digest)
+def test_listed_plays_are_exactly_the_subsets_moves_validate_accepts_on_other_tables(rules):
+    assert prove(random.Random(rules.digest), 30, largest=10, rules=rules) > 30 * 30
+    assert prove(random.Random(rules.digest + "13"), 2, rules=rules) >= 2
 
 
 @pytest.mark.slow

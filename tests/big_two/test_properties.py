@@ -20,6 +20,7 @@ from service.rules.big_two import (
 )
 from service.rules.cards import DECK
 from tests.big_two.players import deal, play_random_game
+from tests.big_two.test_ladder import RULE_SETS as LADDER_RULE_SETS
 
 CLIENT = create_app({"TESTING": True}).test_client()
 
@@ -44,6 +45,25 @@ PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
 def deal_kind(game: int) -> str | None:
     """Mostly shuffled deals; one game in 25 rigs a dragon and one in 100 a green dragon."""
     return "green" if game % 100 == 7 else "dragon" if game % 25 == 3 else None
+
+
+@pytest.mark.parametrize("rules", LADDER_RULE_SETS[1:], ids=lambda r: r.id + r.digest)
+def test_random_legal_games_at_other_tables_end_legally_and_score_to_zero(rules):
+    """The common game, and random consistent tables with a pass that locks now and then."""
+    rng = random.Random(rules.digest)
+    if rng.random() < 0.5:
+        rules = rules.with_parameters(pass_locks=True, first_play_has_lowest_card=True)
+    for game in range(12):
+        played = play_random_game(rng, deal(rng), pass_rate=rng.choice([0.0, 0.25, 0.6]), rules=rules)
+        record = validate_game(10, played.hands, played.actions, rules)
+        assert (record.legal, record.finished, record.violations) == (True, True, ()), (game, record.violations)
+        assert (record.winner, record.grand_slam) == (played.winner, played.grand_slam)
+        assert sum(record.points) == 0 and record.points[played.winner] == record.score.winner.points > 0
+        expected = score_game(
+            10, played.actions[-1].cards, played.grand_slam,
+            [played.remaining[s] for s in range(4) if s != played.winner], rules,
+        )  # fmt: skip
+        assert [loser.points for loser in record.score.losers] == [loser.points for loser in expected.losers]
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))

@@ -4,7 +4,8 @@
   definitions) on every single and pair, every five-card play of the rule book (each straight, full
   house and four of a kind, in every suit), and thousands of random cards of every size, with jokers
   and cards twice; ``classify`` answers exactly as before on all of them;
-* ``_plainly_beats`` says what ``judge`` says on every pair of a spread of plays, and leaves dragons to it;
+* ``Ladder.plainly_beats`` says what ``judge`` says on every pair of a spread of plays, on every rule set,
+  and leaves dragons to it;
 * the incremental replay answers exactly as the previous replay (the whole ``GameRecord``: violations,
   state, score) on random legal games and on thousands of records broken at a random action;
 * ``monsters_left`` by rank bits finds what the card-by-card search found.
@@ -17,16 +18,17 @@ from itertools import combinations, permutations, product
 
 import pytest
 
-from service.rules.big_two import STRAIGHTS, Action, ActionType, judge, monsters_left, validate_game
+from service.rules.big_two import HONG_KONG, STRAIGHTS, TAIWAN, Action, ActionType, judge, monsters_left, validate_game
 from service.rules.big_two.combinations import _classify_in_full, classify, play_value
-from service.rules.big_two.game import _plainly_beats
 from service.rules.big_two.scoring import _monsters_card_by_card
 from service.rules.cards import DECK, JOKER, Card, Suit
 from service.rules.errors import InvalidInputError
 from tests.big_two import reference
 from tests.big_two.players import deal, play_random_game
+from tests.big_two.test_ladder import RULE_SETS as LADDER_RULE_SETS
 
 BY_RANK = {rank: [c for c in DECK if c.rank == rank] for rank in range(2, 15)}
+RANDOM_RULES = LADDER_RULE_SETS[2:5]
 
 
 def same_as_in_full(cards) -> None:
@@ -94,43 +96,44 @@ def test_random_cards_of_every_size_with_jokers_and_cards_twice(size):
         same_as_in_full(cards)
 
 
-# ---- _plainly_beats and judge
+# ---- plainly_beats and judge
 
 
-def spread_of_plays() -> list:
-    """Plays of every combination, dragons included, from random hands."""
+def spread_of_plays(rules=TAIWAN) -> list:
+    """Plays of every combination the table allows, dragons included, from random hands."""
     rng = random.Random("spread")
     values = set()
     for _ in range(60):
         hand = rng.sample(DECK, 13)
-        for size in (1, 2, 5):
+        for size in (1, 2, 3, 5):
             subsets = list(combinations(hand, size))
             for cards in rng.sample(subsets, min(60, len(subsets))):
-                hand_value = classify(cards).hand
+                hand_value = classify(cards, rules).hand
                 if hand_value is not None:
                     values.add(hand_value)
-    for ranks in STRAIGHTS[::3]:
+    for ranks in rules.straights[::3]:
         for suit in Suit:
-            values.add(classify([next(c for c in BY_RANK[r] if c.suit is suit) for r in ranks]).hand)
+            values.add(classify([next(c for c in BY_RANK[r] if c.suit is suit) for r in ranks], rules).hand)
     for rank in (3, 9, 2):
-        values.add(classify([*BY_RANK[rank], BY_RANK[7 if rank != 7 else 8][0]]).hand)
-    values.add(classify([BY_RANK[r][r % 4] for r in range(2, 15)]).hand)  # a dragon
-    values.add(classify([c for c in DECK if c.suit is Suit.HEARTS]).hand)  # a green dragon
+        values.add(classify([*BY_RANK[rank], BY_RANK[7 if rank != 7 else 8][0]], rules).hand)
+    values.add(classify([BY_RANK[r][r % 4] for r in range(2, 15)], rules).hand)  # a dragon
+    values.add(classify([c for c in DECK if c.suit is Suit.HEARTS], rules).hand)  # a green dragon
+    values.discard(None)
     return sorted(values, key=lambda v: (v.strength, [c.index for c in v.cards]))
 
 
-def test_plainly_beats_is_judges_verdict_and_leaves_the_dragons_to_it():
-    plays = spread_of_plays()
-    assert {p.category for p in plays} >= {"single", "pair", "straight", "full_house", "four_of_a_kind",
-                                           "straight_flush", "dragon", "green_dragon"}  # fmt: skip
+@pytest.mark.parametrize("rules", [TAIWAN, HONG_KONG, *RANDOM_RULES], ids=lambda r: r.id + r.digest)
+def test_plainly_beats_is_judges_verdict_and_leaves_the_dragons_to_it(rules):
+    plays = spread_of_plays(rules)
+    assert {"single"} < {p.category for p in plays} <= {c.value for c in rules.ladder.allowed}
     dragons = {"dragon", "green_dragon"}
     for play in plays:
-        assert _plainly_beats(None, play) is (play.category not in dragons)
+        assert rules.ladder.plainly_beats(None, play) is (play.category not in dragons)
         for table in plays:
             if set(play.cards) & set(table.cards):
                 continue
-            expected = judge(table, play)[0] and not {play.category, table.category} & dragons
-            assert _plainly_beats(table, play) is expected, (table, play)
+            expected = judge(table, play, rules)[0] and not {play.category, table.category} & dragons
+            assert rules.ladder.plainly_beats(table, play) is expected, (table, play)
 
 
 # ---- the replay

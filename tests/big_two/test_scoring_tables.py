@@ -17,6 +17,12 @@ from service.rules.cards import DECK, JOKER
 from service.rules.errors import InvalidInputError
 
 
+def listed(factors):
+    """The factors a table lists: none of x1 but the cards-left tier (a multiplier the table sets to 1 is no
+    factor of its game, docs/rulings.md B22); the code before rule sets listed them all."""
+    return tuple(f for f in factors if f.value != 1 or f.factor is FactorCode.CARDS_LEFT_TIER)
+
+
 def loser_factors_as_before(cards, rules):
     tier = next(tier for tier in rules.cards_left_tiers if len(cards) >= tier.least)
     factors = [_factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case)]
@@ -28,7 +34,7 @@ def loser_factors_as_before(cards, rules):
         factors.append(
             _factor(FactorCode.MONSTER_HELD, rules.monster_held, monster_cards, kinds=[k.value for k in kinds])
         )
-    return tuple(factors)
+    return listed(factors)
 
 
 def random_rules(rng: random.Random):
@@ -103,7 +109,7 @@ def winner_factors_as_before(finish, grand_slam, rules):
         factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, rules.green_dragon_finish, finish.cards))
     elif kind in (Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH, Combination.DRAGON):
         factors.append(_factor(FactorCode.MONSTER_FINISH, rules.monster_finish, finish.cards, kind=kind.value))
-    return tuple(factors)
+    return listed(factors)
 
 
 def finishing_plays(rng: random.Random) -> list:

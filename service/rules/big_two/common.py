@@ -89,6 +89,8 @@ class MoveViolation(StrEnum):
     NOT_HIGHER = "not_higher"
     CANNOT_BEAT_MONSTER = "cannot_beat_monster"
     CANNOT_BEAT_DRAGON = "cannot_beat_dragon"
+    FIRST_PLAY_WITHOUT_LOWEST_CARD = "first_play_without_lowest_card"  # where the table's rules say so
+    PASSED_THIS_TRICK = "passed_this_trick"  # where a pass locks the player out of the trick
     # whole-record replay only
     NOT_YOUR_TURN = "not_your_turn"
     ACTION_AFTER_GAME_END = "action_after_game_end"
@@ -120,6 +122,7 @@ class ProblemCode(StrEnum):
     UNKNOWN_ACTION_TYPE = "unknown_action_type"
     JOKER_NOT_ALLOWED = "joker_not_allowed"
     INCONSISTENT_RULES = "inconsistent_rules"
+    FIRST_PLAY_WITH_TABLE = "first_play_with_table"
 
 
 class ActionType(StrEnum):

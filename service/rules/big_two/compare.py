@@ -63,35 +63,13 @@ def judge(table: HandValue, play: HandValue, rules: BigTwoRules = TAIWAN) -> tup
     if play_kind in _DRAGONS:
         return True, CompareReason.DRAGON_BEATS_ALL  # 「不受當時桌面牌型的限制」
     if table_kind != play_kind:
-        return _across_combinations(table_kind, play_kind, rules)
+        return rules.ladder.across(table_kind, play_kind)
     mine, theirs = play.strength, table.strength  # one combination: one rung first, then one layout
     if mine == theirs:
         return False, CompareReason.EQUAL  # 「比桌面更大」: equal is not bigger
     if mine < theirs:
         return False, CompareReason.LOWER
     return True, _higher_because(play_kind, mine, theirs)
-
-
-def _across_combinations(
-    table_kind: Combination, play_kind: Combination, rules: BigTwoRules
-) -> tuple[bool, CompareReason]:
-    monsters = rules.ladder.monster_place
-    table_monster, play_monster = table_kind in monsters, play_kind in monsters
-    if play_monster and not table_monster:
-        return True, CompareReason.MONSTER_BEATS_NORMAL  # 「不受張數限制」
-    if table_monster and not play_monster:
-        return False, CompareReason.NORMAL_CANNOT_BEAT_MONSTER
-    if play_monster:  # two different monsters: 「同花順 ＞ 鐵支」, or the table's own order of the two
-        higher = monsters[play_kind] > monsters[table_kind]
-        if play_kind is Combination.STRAIGHT_FLUSH:
-            return higher, CompareReason.STRAIGHT_FLUSH_BEATS_QUADS if higher else CompareReason.LOWER_COMBINATION
-        return higher, CompareReason.HIGHER_COMBINATION if higher else CompareReason.QUADS_CANNOT_BEAT_STRAIGHT_FLUSH
-    five = rules.ladder.five_card_place
-    if rules.five_beats_lower_kind and table_kind in five and play_kind in five:  # a higher five-card kind beats
-        if five[play_kind] > five[table_kind]:
-            return True, CompareReason.HIGHER_COMBINATION
-        return False, CompareReason.LOWER_COMBINATION
-    return False, CompareReason.DIFFERENT_COMBINATION  # 「一般牌型只能被同一種牌型壓過」
 
 
 def _higher_because(kind: Combination, mine: tuple[int, ...], theirs: tuple[int, ...]) -> CompareReason:

@@ -1,4 +1,4 @@
-"""Taiwanese Big Two: a whole game replayed and scored (tests/big_two/test_game.py)."""
+"""Big Two: a whole game replayed and scored at a table (tests/big_two/test_game.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,11 @@ from service.rules.big_two.common import (
     HAND_SIZE,
     PASS,
     SEATS,
-    THREE_OF_CLUBS,
     MoveViolation,
     ProblemCode,
     _joker_problems,
-    sort_cards,
 )
-from service.rules.big_two.moves import Action, _judge_move
+from service.rules.big_two.moves import Action, Turn, _judge_move
 from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.big_two.scoring import GameScore, _base_problems, _score
 from service.rules.cards import JOKER, Card, find_duplicates
@@ -53,18 +51,24 @@ class GameRecord:
 
 
 def validate_game(
-    base: int, hands: Sequence[Sequence[Card]], actions: Sequence[Action], rules: BigTwoRules = TAIWAN
+    base: int,
+    hands: Sequence[Sequence[Card]],
+    actions: Sequence[Action],
+    rules: BigTwoRules = TAIWAN,
+    leader: int | None = None,
 ) -> GameRecord:
-    """Replay a whole game (seat s+1 acts after seat s) and stop at the first illegal action.
+    """Replay a whole game (seat s+1 acts after seat s) at a table of ``rules`` and stop at the first illegal
+    action. The holder of the lowest card leads, or ``leader`` (a later game of a session: 「以後每副牌都由上副牌
+    獲勝者出牌，並且第一輪牌不需要包含方塊3」), whose first play need not hold it.
 
     Every problem of the input (``InvalidInputError``) is refused before any action is judged. The actions'
     own problems (a seat out of 0-3, a joker) are looked for only when an action is met that the replay
     cannot apply plainly (``_Replay.replay``): one it can has a seat in turn and cards from a dealt hand."""
     dealt = [tuple(hand) for hand in hands]
-    problems = _base_problems(base) + _deal_problems(dealt)
+    problems = _base_problems(base) + _deal_problems(dealt) + _leader_problems(leader)
     if problems:
         raise InvalidInputError(problems + _action_problems(actions))
-    game = _Replay(dealt, actions)
+    game = _Replay(dealt, actions, rules, leader)
     failed = game.replay()
     if failed is not None:
         index, violations = failed
@@ -72,13 +76,19 @@ def validate_game(
         return GameRecord(False, game.winner is not None, indexed, game.state(), game.winner, None, None, None)
     if game.winner is None:
         return GameRecord(True, False, (), game.state(), None, None, None, None)
-    score = game.score(base, rules)
+    score = game.score(base)
     points = [0] * SEATS
     points[game.winner] = score.winner.points
     for loser in score.losers:
         assert loser.seat is not None
         points[loser.seat] = loser.points
     return GameRecord(True, True, (), game.state(), game.winner, score.winner.grand_slam, score, tuple(points))
+
+
+def _leader_problems(leader: object) -> list[InputProblem]:
+    if leader is None or (type(leader) is int and 0 <= leader < SEATS):
+        return []
+    return [problem(DOMAIN, ("leader",), ProblemCode.INVALID_SEAT, value=quoted(leader))]
 
 
 def _deal_problems(dealt: list[tuple[Card, ...]]) -> list[InputProblem]:
@@ -121,14 +131,23 @@ class _Replay:
     (or, should it find the action legal, applies it). Both are proven to replay alike
     (tests/big_two/test_replay.py)."""
 
-    def __init__(self, dealt: list[tuple[Card, ...]], actions: Sequence[Action]):
+    def __init__(
+        self, dealt: list[tuple[Card, ...]], actions: Sequence[Action], rules: BigTwoRules, leader: int | None
+    ):
         self.actions = actions
+        self.rules = rules
+        self.ladder = rules.ladder
         self.hands = [set(hand) for hand in dealt]
-        # the seat to act, None once the game is over; 「持有梅花 3 的玩家先出牌」
-        self.turn: int | None = next(s for s, hand in enumerate(dealt) if THREE_OF_CLUBS in hand)
+        # the seat to act, None once the game is over: the holder of the lowest card (「持有梅花 3 的玩家先出牌」),
+        # or the leader named
+        lowest = self.ladder.lowest_card
+        self.turn: int | None = next(s for s, hand in enumerate(dealt) if lowest in hand) if leader is None else leader
+        # the game's first play must hold the lowest card, where the table says so and no leader is named
+        self.lowest_card_due = rules.first_play_has_lowest_card and leader is None
         self.table: HandValue | None = None
         self.table_seat: int | None = None
-        self.passes = 0
+        self.passes = 0  # in a row, since the last play
+        self.out: set[int] = set()  # seats that passed in this trick, where a pass locks
         self.replayed = 0
         self.first_player: int | None = None
         self.players: set[int] = set()  # seats that have played a card
@@ -140,9 +159,10 @@ class _Replay:
         """Apply the actions in turn: the index and the violations of the first illegal one, if any.
 
         Each action is found legal, then applied (below: the one place the game's bookkeeping is written).
-        The usual action is found legal here: the turn's pass on a table, or a play of a single, a pair or a
-        five-card play from the hand that beats the table (``_plainly_beats``). Any other is judged in full
-        (``_judged``)."""
+        The usual action is found legal here: the turn's pass on a table, or a play from the hand that beats
+        the table (``Ladder.plainly_beats``), unless it is the game's first play and must hold the lowest
+        card. Any other is judged in full (``_judged``)."""
+        rules, ladder, locks = self.rules, self.ladder, self.rules.pass_locks
         for index, action in enumerate(self.actions):
             seat, cards, play = action.seat, action.cards, None
             if type(seat) is not int or seat != self.turn:  # (a bool is no seat: _action_problems says so)
@@ -150,29 +170,43 @@ class _Replay:
             elif action.type is PASS:
                 plain = not cards and self.table is not None
             else:
-                play = play_value(cards)
-                plain = play is not None and self.hands[seat].issuperset(cards) and _plainly_beats(self.table, play)
+                play = play_value(cards, rules)
+                plain = (
+                    play is not None
+                    and not self.lowest_card_due
+                    and self.hands[seat].issuperset(cards)
+                    and ladder.plainly_beats(self.table, play)
+                )
             if not plain:
                 violations, play = self._judged(action)
                 if violations:
                     return index, violations
             assert seat is not None  # the seat in turn: an action found legal is
             self.replayed += 1
-            self.turn = (seat + 1) % SEATS  # seat s+1 after seat s: the rule book's counterclockwise
+            following = (seat + 1) % SEATS  # seat s+1 after seat s: the rule book's counterclockwise
             if play is None:  # a pass
                 self.passes += 1
-                if self.passes == SEATS - 1:  # 「其餘三家連續都 PASS，這一輪就結束，由最後出牌的那個人重新自由起牌」
-                    assert self.turn == self.table_seat
-                    self.table, self.table_seat, self.passes = None, None, 0
-                continue
-            held = self.hands[seat]
-            held.difference_update(cards)
-            self.table, self.table_seat, self.passes = play, seat, 0
-            if self.first_player is None:
-                self.first_player = seat
-            self.players.add(seat)
-            if not held:  # 「任何一家出完最後一張牌，該局立即結束」
-                self.winner, self.last_play, self.turn = seat, play, None
+                if locks:  # out of the trick, not only since the last play
+                    self.out.add(seat)
+                # 「其餘三家連續都 PASS，這一輪就結束，由最後出牌的那個人重新自由起牌」; where a pass locks, once every
+                # other seat has passed in the trick
+                if (len(self.out) if locks else self.passes) == SEATS - 1:
+                    assert self.table_seat is not None  # a pass follows a play
+                    following, self.table, self.table_seat, self.passes = self.table_seat, None, None, 0
+                    self.out.clear()
+            else:
+                held = self.hands[seat]
+                held.difference_update(cards)
+                self.table, self.table_seat, self.passes, self.lowest_card_due = play, seat, 0, False
+                if self.first_player is None:
+                    self.first_player = seat
+                self.players.add(seat)
+                if not held:  # 「任何一家出完最後一張牌，該局立即結束」
+                    self.winner, self.last_play, self.turn = seat, play, None
+                    continue
+            while locks and following in self.out:  # a seat locked out of the trick is skipped
+                following = (following + 1) % SEATS
+            self.turn = following
         return None
 
     def _judged(self, action: Action) -> tuple[list[Violation], HandValue | None]:
@@ -188,11 +222,13 @@ class _Replay:
         if action.seat != self.turn:
             return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=action.seat)], None
         assert action.seat is not None
-        moved = _judge_move(sort_cards(self.hands[action.seat]), self.table is None, self.table, action, [])
+        held = self.ladder.sort(self.hands[action.seat])
+        turn = Turn(lowest_card_due=self.lowest_card_due)
+        moved = _judge_move(held, self.table is None, self.table, action, [], self.rules, turn)
         return list(moved.violations), moved.play
 
     def state(self) -> GameState:
-        hands = tuple(sort_cards(hand) for hand in self.hands)
+        hands = tuple(self.ladder.sort(hand) for hand in self.hands)
         return GameState(
             turn=self.turn,
             table=self.table,
@@ -203,32 +239,9 @@ class _Replay:
             actions_replayed=self.replayed,
         )
 
-    def score(self, base: int, rules: BigTwoRules = TAIWAN) -> GameScore:
+    def score(self, base: int) -> GameScore:
         assert self.winner is not None and self.last_play is not None
         # 「贏家是該局第一個出牌的人，且其餘三家整局一張牌都沒出過」
         grand_slam = self.first_player == self.winner and self.players == {self.winner}
-        losers = [(s, sort_cards(self.hands[s])) for s in range(SEATS) if s != self.winner]
-        return _score(base, self.last_play, grand_slam, self.winner, losers, rules)
-
-
-_DRAGON_RUNG = 7  # dragons (rungs 7-8) and the tables they leave go to the full judgement
-
-
-def _plainly_beats(table: HandValue | None, play: HandValue) -> bool:
-    """Whether ``play`` (no dragon) may go on ``table``: ``judge``'s verdict read off the strengths, whose first
-    number is the rung (single 1 ... straight flush 6). False for a dragon on either side: the full
-    judgement decides those. Proven equal to ``judge`` in tests/big_two/test_replay.py."""
-    rung = play.strength[0]
-    if rung >= _DRAGON_RUNG:
-        return False
-    if table is None:
-        return True
-    on_table = table.strength[0]
-    if on_table >= _DRAGON_RUNG:
-        return False
-    if rung == on_table:  # one combination: the larger strength beats (「比桌面更大」: equal is not bigger)
-        return play.strength > table.strength
-    return rung >= _MONSTER_RUNG and rung > on_table  # a monster over a normal play; 同花順 over 鐵支
-
-
-_MONSTER_RUNG = 5  # four of a kind; straight flush is 6
+        losers = [(s, self.ladder.sort(self.hands[s])) for s in range(SEATS) if s != self.winner]
+        return _score(base, self.last_play, grand_slam, self.winner, losers, self.rules)

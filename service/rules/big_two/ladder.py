@@ -31,10 +31,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.rules.big_two.common import (
+    _DRAGONS,
     COMBINATION_LABELS,
     DOMAIN,
     HAND_SIZE,
     Combination,
+    CompareReason,
     InvalidPlay,
     big_two_rank,
 )
@@ -82,6 +84,7 @@ class Ladder:
         straight_suit_is_top: bool,
         flush_rank_by_rank: bool,
         dragons: bool,
+        five_beats_lower_kind: bool,
     ):
         suit_place = {suit: place for place, suit in enumerate(suit_order)}
         self.key = {c: big_two_rank(c) * 4 + suit_place[c.suit] for c in DECK}  # type: ignore[index]  # DECK has no joker
@@ -126,6 +129,56 @@ class Ladder:
         self.has_quads = C.FOUR_OF_A_KIND in self.allowed
         self.has_full_house = C.FULL_HOUSE in self.allowed
         self.kinds = {kind.value: (kind, kind in self.monsters) for kind in kinds}  # a value's category: its play
+        self.five_beats_lower_kind = five_beats_lower_kind
+        # the replay's plain check (game._Replay): the rungs of every play that beats a play of another kind
+        # (``across``), and the first rung it leaves to the full judgement (the dragons')
+        self.beats_other_kind = frozenset(
+            (self.rung[table], self.rung[play])
+            for table in self.rung
+            for play in self.rung
+            if table is not play and table not in _DRAGONS and play not in _DRAGONS and self.across(table, play)[0]
+        )
+        self.dragon_rung = self.rung.get(C.DRAGON, len(self.rung) + 1)
+
+    def plainly_beats(self, table: HandValue | None, play: HandValue) -> bool:
+        """Whether ``play`` (no dragon) may go on ``table``: ``judge``'s verdict read off the strengths, whose
+        first number is the rung. False for a dragon on either side: the full judgement decides those.
+        Proven equal to ``judge`` in tests/big_two/test_replay.py."""
+        rung = play.strength[0]
+        if rung >= self.dragon_rung:
+            return False
+        if table is None:
+            return True
+        on_table = table.strength[0]
+        if on_table >= self.dragon_rung:
+            return False
+        if rung == on_table:  # one combination: the larger strength beats (「比桌面更大」: equal is not bigger)
+            return play.strength > table.strength
+        return (on_table, rung) in self.beats_other_kind
+
+    def across(self, table: Combination, play: Combination) -> tuple[bool, CompareReason]:
+        """Whether a play beats a play of another kind (no dragon), and why: a monster beats any play but a
+        higher monster; a five-card play beats one of a lower kind where the table says so; else none."""
+        monsters = self.monster_place
+        table_monster, play_monster = table in monsters, play in monsters
+        if play_monster and not table_monster:
+            return True, CompareReason.MONSTER_BEATS_NORMAL  # 「不受張數限制」
+        if table_monster and not play_monster:
+            return False, CompareReason.NORMAL_CANNOT_BEAT_MONSTER
+        if play_monster:  # two different monsters: 「同花順 ＞ 鐵支」, or the table's own order of the two
+            higher = monsters[play] > monsters[table]
+            if play is C.STRAIGHT_FLUSH:
+                return higher, CompareReason.STRAIGHT_FLUSH_BEATS_QUADS if higher else CompareReason.LOWER_COMBINATION
+            return (
+                higher,
+                CompareReason.HIGHER_COMBINATION if higher else CompareReason.QUADS_CANNOT_BEAT_STRAIGHT_FLUSH,
+            )
+        five = self.five_card_place
+        if self.five_beats_lower_kind and table in five and play in five:
+            if five[play] > five[table]:
+                return True, CompareReason.HIGHER_COMBINATION
+            return False, CompareReason.LOWER_COMBINATION
+        return False, CompareReason.DIFFERENT_COMBINATION  # 「一般牌型只能被同一種牌型壓過」
 
     def _made(self, one_suit: bool) -> Combination | None:
         """The play a straight's five cards make at this table: the highest it allows of what they are."""

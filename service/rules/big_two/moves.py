@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import NamedTuple
 
 from service.rules.big_two.combinations import classify, play_value
 from service.rules.big_two.common import (
@@ -12,16 +13,15 @@ from service.rules.big_two.common import (
     DOMAIN,
     HAND_SIZE,
     PASS,
-    STRAIGHTS,
     ActionType,
     Combination,
     CompareReason,
     MoveViolation,
     ProblemCode,
     _joker_problems,
-    sort_cards,
 )
 from service.rules.big_two.compare import judge
+from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.cards import JOKER, Card, Suit, card_texts, repeated
 from service.rules.errors import InvalidInputError, Violation, problem, quoted, violation
 from service.rules.hand_value import HandValue
@@ -72,11 +72,22 @@ class MoveResult:
     wins: bool = False  # the play emptied the hand: the game is over
 
 
-def validate_move(hand: Sequence[Card], table: Sequence[Card] | None, action: Action) -> MoveResult:
-    """Is ``action`` legal for a player holding ``hand`` with ``table`` to beat (None when leading)?
+def validate_move(
+    hand: Sequence[Card],
+    table: Sequence[Card] | None,
+    action: Action,
+    rules: BigTwoRules = TAIWAN,
+    *,
+    first_play: bool = False,
+    passed: bool = False,
+) -> MoveResult:
+    """Is ``action`` legal for a player holding ``hand`` with ``table`` to beat (None when leading), at a table
+    of ``rules``? ``first_play``: this is the game's first play (``rules.first_play_has_lowest_card``);
+    ``passed``: the player has passed in this trick (``rules.pass_locks``).
 
-    A hand outside 1-13 cards, or a joker anywhere, cannot be judged (InvalidInputError at ``("hand",)``
-    or the joker's path); every rule problem of well-formed input is its own Violation.
+    A hand outside 1-13 cards, a joker anywhere, or a game's first play onto a table cannot be judged
+    (InvalidInputError at ``("hand",)``, the joker's path or ``("first_play",)``); every rule problem of
+    well-formed input is its own Violation.
     """
     held = tuple(hand)
     shown = () if table is None else tuple(table)
@@ -89,27 +100,44 @@ def validate_move(hand: Sequence[Card], table: Sequence[Card] | None, action: Ac
         )
     if not 1 <= len(held) <= HAND_SIZE:
         problems.insert(0, problem(DOMAIN, ("hand",), ProblemCode.WRONG_CARD_COUNT, case="hand", count=len(held)))
+    if first_play and table is not None:
+        problems.append(problem(DOMAIN, ("first_play",), ProblemCode.FIRST_PLAY_WITH_TABLE))
     if problems:
         raise InvalidInputError(problems)
     violations: list[Violation] = []
     on_table: HandValue | None = None
     if table is not None:
-        on_table = play_value(shown)  # a single, pair or five-card play: classify's value, from its tables
+        on_table = play_value(shown, rules)  # a play of the tables: classify's value
         if on_table is None:
-            classified = classify(shown)
+            classified = classify(shown, rules)
             on_table = classified.hand
         if on_table is None:
             reasons = [(v.code, v.params) for v in classified.violations]
-            violations.append(violation(DOMAIN, MoveViolation.INVALID_TABLE, sort_cards(shown), reasons=reasons))
-    violations.extend(_deck_problems(held, shown))
-    return _judge_move(sort_cards(held), table is None, on_table, action, violations)
+            violations.append(violation(DOMAIN, MoveViolation.INVALID_TABLE, rules.ladder.sort(shown), reasons=reasons))
+    violations.extend(_deck_problems(held, shown, rules))
+    turn = (
+        Turn(first_play and rules.first_play_has_lowest_card, passed and rules.pass_locks)
+        if first_play or passed
+        else _FREE
+    )
+    return _judge_move(rules.ladder.sort(held), table is None, on_table, action, violations, rules, turn)
 
 
-def _deck_problems(held: tuple[Card, ...], table: tuple[Card, ...]) -> list[Violation]:
+class Turn(NamedTuple):
+    """What a table's rules make a move depend on besides the hand and the table."""
+
+    lowest_card_due: bool = False  # the game's first play, which must contain the lowest card
+    locked_out: bool = False  # the player passed in this trick, where a pass locks
+
+
+_FREE = Turn()
+
+
+def _deck_problems(held: tuple[Card, ...], table: tuple[Card, ...], rules: BigTwoRules = TAIWAN) -> list[Violation]:
     """A card held twice, or both held and on the table, is a card more than the deck has."""
     if len(set(held).union(table)) == len(held) + len(table):
         return []
-    doubled = sort_cards(repeated(held + table))
+    doubled = rules.ladder.sort(repeated(held + table))
     if not doubled:
         return []
     return [
@@ -120,35 +148,48 @@ def _deck_problems(held: tuple[Card, ...], table: tuple[Card, ...]) -> list[Viol
 
 
 def _judge_move(
-    held: tuple[Card, ...], leading: bool, on_table: HandValue | None, action: Action, problems: list[Violation]
+    held: tuple[Card, ...],
+    leading: bool,
+    on_table: HandValue | None,
+    action: Action,
+    problems: list[Violation],
+    rules: BigTwoRules = TAIWAN,
+    turn: Turn = _FREE,
 ) -> MoveResult:
     """The shared core of validate_move and the replay (``on_table`` None and not leading: no valid table)."""
+    ladder = rules.ladder
     if action.type is PASS:
         if action.cards:
-            problems.append(violation(DOMAIN, MoveViolation.CARDS_WITH_PASS, sort_cards(action.cards)))
+            problems.append(violation(DOMAIN, MoveViolation.CARDS_WITH_PASS, ladder.sort(action.cards)))
         if leading:
             problems.append(violation(DOMAIN, MoveViolation.LEADER_CANNOT_PASS))
         return _result(problems, held, held, None)
     if not action.cards:
         problems.append(violation(DOMAIN, MoveViolation.EMPTY_PLAY))
         return _result(problems, held, held, None)
+    if turn.locked_out:  # a player who passed takes no further part in the trick
+        problems.append(violation(DOMAIN, MoveViolation.PASSED_THIS_TRICK))
     chosen = set(action.cards)
     if not chosen.issubset(held):
-        missing = sort_cards(c for c in chosen if c not in held)
+        missing = ladder.sort(c for c in chosen if c not in held)
         problems.append(violation(DOMAIN, MoveViolation.CARD_NOT_IN_HAND, missing, these=" ".join(card_texts(missing))))
-    play = play_value(action.cards)  # a single, pair or five-card play: valid, its value from the tables
+    if turn.lowest_card_due and ladder.lowest_card not in chosen:
+        problems.append(violation(DOMAIN, MoveViolation.FIRST_PLAY_WITHOUT_LOWEST_CARD, card=ladder.lowest_card.text))
+    play = play_value(action.cards, rules)  # a valid play: its value from the tables
     if play is None:
-        played = classify(action.cards)
+        played = classify(action.cards, rules)
         problems.extend(played.violations)
         play = played.hand
     if play is not None:
-        problems.extend(_beating_problems(held, on_table, play))
+        problems.extend(_beating_problems(held, on_table, play, rules))
     left = tuple([c for c in held if c not in chosen])
     return _result(problems, held, left, play)
 
 
-def _beating_problems(held: tuple[Card, ...], on_table: HandValue | None, play: HandValue) -> list[Violation]:
-    code, reason = _refusal(len(held), on_table, play)
+def _beating_problems(
+    held: tuple[Card, ...], on_table: HandValue | None, play: HandValue, rules: BigTwoRules = TAIWAN
+) -> list[Violation]:
+    code, reason = _refusal(len(held), on_table, play, rules)
     if code is None:
         return []
     if code is MoveViolation.DRAGON_NEEDS_FULL_HAND:
@@ -162,7 +203,7 @@ def _beating_problems(held: tuple[Card, ...], on_table: HandValue | None, play: 
 
 
 def _refusal(
-    held: int, on_table: HandValue | None, play: HandValue
+    held: int, on_table: HandValue | None, play: HandValue, rules: BigTwoRules = TAIWAN
 ) -> tuple[MoveViolation | None, CompareReason | None]:
     """Why a valid play may not go on the table (None, None: it may)."""
     if play.category in _DRAGONS:
@@ -170,7 +211,7 @@ def _refusal(
         return (None, None) if held == HAND_SIZE else (MoveViolation.DRAGON_NEEDS_FULL_HAND, None)
     if on_table is None:
         return None, None
-    beats, reason = judge(on_table, play)
+    beats, reason = judge(on_table, play, rules)
     return (None, None) if beats else (_NOT_BEATING[reason], reason)
 
 
@@ -193,69 +234,89 @@ def _result(
     return MoveResult(True, (), left, play, left == ())
 
 
-def legal_plays(hand: Sequence[Card], table: Sequence[Card] | None = None) -> list[tuple[Card, ...]]:
-    """Every legal play (not the pass) from ``hand`` with ``table`` to beat, each in Big Two order.
+def legal_plays(
+    hand: Sequence[Card], table: Sequence[Card] | None = None, rules: BigTwoRules = TAIWAN, turn: Turn = _FREE
+) -> list[tuple[Card, ...]]:
+    """Every legal play (not the pass) from ``hand`` with ``table`` to beat at a table of ``rules``, each in
+    the table's order.
 
     The same judgement as validate_move, enumerated by shape rather than by all subsets, so a random
     player can afford it at every turn; a property test checks it against validate_move on all subsets.
     """
-    return [cards for cards, _ in legal_play_values(hand, table)]
+    return [cards for cards, _ in legal_play_values(hand, table, rules, turn)]
 
 
 def legal_play_values(
-    hand: Sequence[Card], table: Sequence[Card] | None = None
+    hand: Sequence[Card], table: Sequence[Card] | None = None, rules: BigTwoRules = TAIWAN, turn: Turn = _FREE
 ) -> list[tuple[tuple[Card, ...], HandValue]]:
     """``legal_plays`` with each play's value (classified once, for plays/legal)."""
     held, shown = tuple(hand), () if table is None else tuple(table)
-    if any(c.is_joker for c in held + shown) or _deck_problems(held, shown):
+    if any(c.is_joker for c in held + shown) or _deck_problems(held, shown, rules) or turn.locked_out:
         return []  # validate_move would refuse every play (or the input) here
-    held = sort_cards(held)
-    on_table = None if table is None else classify(shown).hand
+    ladder = rules.ladder
+    held = ladder.sort(held)
+    on_table = None if table is None else classify(shown, rules).hand
     if table is not None and on_table is None:
         return []
     found = []
-    # On a single or a pair only the same combination or a monster can go: skip the other shapes.
-    only_monsters = on_table is not None and on_table.category in (Combination.SINGLE, Combination.PAIR)
-    for candidate in _candidates(held, None if on_table is None else len(on_table.cards), only_monsters):
-        play = classify(candidate).hand
+    for candidate in _candidates(held, None if on_table is None else len(on_table.cards), rules):
+        if turn.lowest_card_due and ladder.lowest_card not in candidate:
+            continue
+        play = classify(candidate, rules).hand
         assert play is not None
-        if _refusal(len(held), on_table, play)[0] is None:
+        if _refusal(len(held), on_table, play, rules)[0] is None:
             found.append((candidate, play))
     return found
 
 
-def _candidates(held: tuple[Card, ...], size: int | None, only_monsters: bool) -> Iterable[tuple[Card, ...]]:
-    """Every valid play in ``held`` of ``size`` cards (all sizes if None), plus monsters and a dragon."""
+def _candidates(held: tuple[Card, ...], size: int | None, rules: BigTwoRules) -> Iterable[tuple[Card, ...]]:
+    """Every play in ``held`` the table allows of ``size`` cards (all sizes if None), plus any five-card play
+    where a monster may beat it and a dragon: each once, in the table's order."""
+    ladder, allowed = rules.ladder, rules.ladder.allowed
     by_rank: dict[int, list[Card]] = {}
     for c in held:
         by_rank.setdefault(c.rank, []).append(c)
-    if size in (None, 1):
+    if size in (None, 1) and Combination.SINGLE in allowed:
         yield from ((c,) for c in held)
-    if size in (None, 2):
-        for group in by_rank.values():
-            yield from combinations(group, 2)
-    if only_monsters:
-        yield from _straight_flushes(held)
-    else:
-        for ranks in STRAIGHTS:
+    for count, kind in ((2, Combination.PAIR), (3, Combination.TRIPLE)):
+        if size in (None, count) and kind in allowed:
+            for group in by_rank.values():
+                yield from combinations(group, count)
+    # on a shorter play only a monster can go
+    kinds = allowed if size in (None, 5) else allowed & ladder.monsters
+    yield from dict.fromkeys(_five_card_plays(held, by_rank, rules, kinds))  # each set of cards once
+    if len(held) == HAND_SIZE and len(by_rank) == HAND_SIZE and Combination.DRAGON in allowed:
+        yield held
+
+
+def _five_card_plays(
+    held: tuple[Card, ...], by_rank: dict[int, list[Card]], rules: BigTwoRules, kinds: frozenset[Combination]
+) -> Iterable[tuple[Card, ...]]:
+    """The five-card plays of ``kinds`` in ``held``: straights (in any suits) and straight flushes,
+    flushes, full houses and fours of a kind with a card."""
+    ladder = rules.ladder
+    if Combination.STRAIGHT in kinds:
+        for ranks in rules.straights:
             if all(r in by_rank for r in ranks):
-                yield from (sort_cards(pick) for pick in product(*(by_rank[r] for r in ranks)))
+                for pick in product(*(by_rank[r] for r in ranks)):
+                    if ladder.five_value(pick) is not None:  # a straight of suits the table plays
+                        yield ladder.sort(pick)
+    elif Combination.STRAIGHT_FLUSH in kinds:
+        for suit in Suit:
+            of_suit = {c.rank: c for c in held if c.suit is suit}
+            for ranks in rules.straights:
+                if all(r in of_suit for r in ranks) and ladder.five_value(pick := tuple(of_suit[r] for r in ranks)):
+                    yield ladder.sort(pick)
+    if Combination.FLUSH in kinds:
+        for suit in Suit:
+            yield from (ladder.sort(five) for five in combinations([c for c in held if c.suit is suit], 5))
+    if Combination.FULL_HOUSE in kinds:
         for three, group in by_rank.items():
             for triple in combinations(group, 3):
                 for two, pairs in by_rank.items():
                     if two != three:
-                        yield from (sort_cards(triple + pair) for pair in combinations(pairs, 2))
-    for four, group in by_rank.items():
-        if len(group) == 4:
-            yield from (sort_cards([*group, c]) for c in held if c.rank != four)
-    if len(held) == HAND_SIZE and len(by_rank) == HAND_SIZE:
-        yield held
-
-
-def _straight_flushes(held: tuple[Card, ...]) -> Iterable[tuple[Card, ...]]:
-    for suit in Suit:
-        of_suit = {c.rank: c for c in held if c.suit is suit}
-        if len(of_suit) >= 5:
-            for ranks in STRAIGHTS:
-                if all(r in of_suit for r in ranks):
-                    yield sort_cards(of_suit[r] for r in ranks)
+                        yield from (ladder.sort(triple + pair) for pair in combinations(pairs, 2))
+    if Combination.FOUR_OF_A_KIND in kinds:
+        for four, group in by_rank.items():
+            if len(group) == 4:
+                yield from (ladder.sort([*group, c]) for c in held if c.rank != four)

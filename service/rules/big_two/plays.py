@@ -28,13 +28,12 @@ from service.rules.big_two.common import (
     DOMAIN,
     HAND_SIZE,
     SEATS,
-    THREE_OF_CLUBS,
     Combination,
     ProblemCode,
-    big_two_key,
 )
-from service.rules.big_two.moves import legal_play_values
-from service.rules.cards import DECK, Card, find_duplicates
+from service.rules.big_two.moves import Turn, legal_play_values
+from service.rules.big_two.rules import TAIWAN, BigTwoRules
+from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, problem
 from service.rules.hand_value import HandValue
 
@@ -80,10 +79,6 @@ class PlayList:
         return [p for g in self.groups for p in g.plays]
 
 
-_KEY = {c: big_two_key(c) for c in DECK}
-_MONSTERS = frozenset({Combination.FOUR_OF_A_KIND.value, Combination.STRAIGHT_FLUSH.value})
-
-
 def list_plays(
     hand: Sequence[Card],
     table: Sequence[Card] | None = None,
@@ -91,20 +86,25 @@ def list_plays(
     table_seat: int | None = None,
     seat: int | None = None,
     first_lead: bool = False,
+    passed: bool = False,
+    rules: BigTwoRules = TAIWAN,
 ) -> PlayList:
-    """Every legal play from ``hand`` this turn, in canonical order (module docstring)."""
+    """Every legal play from ``hand`` this turn at a table of ``rules``, in canonical order (module docstring).
+    ``passed``: the player has passed in this trick, which locks it out where the table says so."""
     held, shown = tuple(hand), () if table is None else tuple(table)
-    _check(held, table, shown, table_seat, seat, first_lead)
-    on_table = None if table is None else classify(shown).hand
+    _check(held, table, shown, table_seat, seat, first_lead, rules)
+    on_table = None if table is None else classify(shown, rules).hand
     if on_table is not None and table_seat is not None and table_seat == seat:
         on_table = None  # the trick came back to its last player: a new lead
     # strength's first number is the ladder's rung, so sorting by it orders the groups too
-    found = legal_play_values(held, None if on_table is None else shown)
-    found.sort(key=lambda f: (f[1].strength, [_KEY[c] for c in f[0]]))
+    turn = Turn(first_lead and rules.first_play_has_lowest_card, passed and rules.pass_locks)
+    found = legal_play_values(held, None if on_table is None else shown, rules, turn)
+    key = rules.ladder.key
+    found.sort(key=lambda f: (f[1].strength, [key[c] for c in f[0]]))
     groups: dict[str, list[LegalPlay]] = {}
     for cards, value in found:
         kind = value.category
-        groups.setdefault(kind, []).append(LegalPlay(cards, value, kind in _MONSTERS))
+        groups.setdefault(kind, []).append(LegalPlay(cards, value, rules.ladder.kinds[kind][1]))
     leading = on_table is None
     return PlayList(
         leading, not leading, on_table, tuple(PlayGroup(Combination(k), tuple(v)) for k, v in groups.items())
@@ -118,6 +118,7 @@ def _check(
     table_seat: int | None,
     seat: int | None,
     first_lead: bool,
+    rules: BigTwoRules,
 ) -> None:
     located = [(("hand", i), c) for i, c in enumerate(held)] + [(("table", "cards", i), c) for i, c in enumerate(shown)]
     problems: list[InputProblem] = []
@@ -136,12 +137,12 @@ def _check(
     if first_lead:
         if table is not None:
             problems.append(problem(DOMAIN, ("table",), PlaysProblem.FIRST_LEAD_WITH_TABLE))
-        if len(held) != HAND_SIZE or THREE_OF_CLUBS not in held:
+        if len(held) != HAND_SIZE or rules.ladder.lowest_card not in held:
             problems.append(problem(DOMAIN, ("hand",), PlaysProblem.FIRST_LEAD_HAND))
     if problems:
         raise InvalidInputError(problems)
     if table is not None:
-        classified = classify(shown)
+        classified = classify(shown, rules)
         if not classified.valid:
             reasons = [(v.code, v.params) for v in classified.violations]
             raise InvalidInputError(problem(DOMAIN, ("table", "cards"), PlaysProblem.TABLE_NOT_A_PLAY, reasons=reasons))

@@ -109,6 +109,7 @@ class BigTwoRules:
             self.suit_order, self.plays, self.five_card_order, self.monsters, self.straights,
             straight_suit_is_top=self.straight_suit_card is StraightSuitCard.TOP,
             flush_rank_by_rank=self.flush_order is FlushOrder.RANK_BY_RANK, dragons=self.dragons,
+            five_beats_lower_kind=self.five_beats_lower_kind,
         )  # fmt: skip  # the parameters a few to a line
         object.__setattr__(self, "ladder", ladder)
         canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)

@@ -11,7 +11,6 @@ from service.rules import messages
 from service.rules.big_two.combinations import classify, play_value
 from service.rules.big_two.common import (
     _COMBINATION_OF,
-    _MONSTERS,
     DOMAIN,
     HAND_SIZE,
     SEATS,
@@ -89,10 +88,10 @@ def score_game(
     """Score a finished game from the winner's last play and the three losers' remaining cards."""
     played = tuple(last_play)
     left = [tuple(cards) for cards in losers]
-    problems = _base_problems(base) + _score_problems(played, grand_slam, left)
+    problems = _base_problems(base) + _score_problems(played, grand_slam, left, rules)
     if problems:
         raise InvalidInputError(problems)
-    finish = play_value(played) or classify(played).hand  # the table's value (a 13-card play: classify's)
+    finish = play_value(played, rules) or classify(played, rules).hand  # (a 13-card play: classify's)
     assert finish is not None
     return _score(base, finish, grand_slam, None, [(None, cards) for cards in left], rules)
 
@@ -103,7 +102,9 @@ def _base_problems(base: object) -> list[InputProblem]:
     return []
 
 
-def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tuple[Card, ...]]) -> list[InputProblem]:
+def _score_problems(
+    played: tuple[Card, ...], grand_slam: object, left: list[tuple[Card, ...]], rules: BigTwoRules = TAIWAN
+) -> list[InputProblem]:
     problems: list[InputProblem] = []
     if not isinstance(grand_slam, bool):
         problems.append(problem(DOMAIN, ("winner", "grand_slam"), ProblemCode.INVALID_GRAND_SLAM))
@@ -123,8 +124,8 @@ def _score_problems(played: tuple[Card, ...], grand_slam: object, left: list[tup
         problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
     if problems:
         return problems
-    if play_value(played) is None:  # no single, pair or five-card play: classify says whether it is one
-        finish = classify(played)
+    if play_value(played, rules) is None:  # not a play of the tables: classify says whether it is one
+        finish = classify(played, rules)
         if not finish.valid:
             problems += [v.as_problem("winner", "last_play") for v in finish.violations]
     if grand_slam is True and any(len(cards) != HAND_SIZE for cards in left):
@@ -144,7 +145,7 @@ def _score(base: int, finish: HandValue, grand_slam: bool, winner_seat: int | No
         multiplier = _product(factors)
         payment = base * len(cards) * multiplier * winner_multiplier
         total += payment
-        scored.append(LoserScore(seat, sort_cards(cards), len(cards), multiplier, factors, payment, -payment))
+        scored.append(LoserScore(seat, rules.ladder.sort(cards), len(cards), multiplier, factors, payment, -payment))
     winner = WinnerScore(winner_seat, finish, grand_slam, winner_multiplier, winner_factors, total)
     return GameScore(base, winner, tuple(scored))
 
@@ -157,7 +158,8 @@ def _product(factors: Iterable[Factor]) -> int:
 
 
 def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN) -> tuple[Factor, ...]:
-    """The loser multiplier's factors: the one cards-left tier (always listed), the 2s, a monster."""
+    """The loser multiplier's factors: the one cards-left tier (always listed), the 2s, a monster (each only
+    where the table's multiplier for it is not 1)."""
     tiers, twos_held, twos_by_bits = _loser_factors(rules)
     count = len(cards)
     tier = tiers[count] if count < len(tiers) else None
@@ -165,27 +167,27 @@ def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN)
     mask = sum(map(_BIT.__getitem__, cards))
     if mask.bit_count() == count and not mask >> _JOKER_BIT:  # the usual cards, each once: read as bits
         # the 2s are the four lowest bits (Card.index 0-3), and the monsters read off the same sum
-        if mask & _TWOS_BITS:
+        if mask & _TWOS_BITS and rules.two_held != 1:
             held_twos = twos_by_bits[mask & _TWOS_BITS]
             assert held_twos is not None  # every set of 2s but none has its factor
             factors.append(held_twos)
-        if count >= _FEWEST_FOR_A_MONSTER:
-            kinds, monster_cards = _monsters_of_bits(tuple(cards), mask)
+        if count >= _FEWEST_FOR_A_MONSTER and rules.monster_held != 1:
+            kinds, monster_cards = _monsters_of_bits(tuple(cards), mask, rules)
             if kinds:
                 factors.append(
                     _factor(FactorCode.MONSTER_HELD, rules.monster_held, monster_cards, kinds=[k.value for k in kinds])
                 )
         return tuple(factors)
     twos = [c for c in cards if c.rank == 2]
-    if twos:
+    if twos and rules.two_held != 1:
         held = sort_cards(twos)
         two_factor = twos_held.get(held)
         if two_factor is None:  # never for a lawful hand (four 2s at most, each once)
             two_factor = _factor(FactorCode.TWOS_HELD, rules.two_held ** len(held), held, count=len(held))
         factors.append(two_factor)
-    if len(cards) < _FEWEST_FOR_A_MONSTER:
+    if len(cards) < _FEWEST_FOR_A_MONSTER or rules.monster_held == 1:
         return tuple(factors)
-    kinds, monster_cards = monsters_left(cards)
+    kinds, monster_cards = monsters_left(cards, rules)
     if kinds:
         factors.append(
             _factor(FactorCode.MONSTER_HELD, rules.monster_held, monster_cards, kinds=[k.value for k in kinds])
@@ -237,109 +239,135 @@ def _loser_factors(
 _FEWEST_FOR_A_MONSTER = 5
 
 
-def monsters_left(cards: Sequence[Card]) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
-    """Which monsters (and dragons) the cards can still form, and the cards that form them.
+def monsters_left(
+    cards: Sequence[Card], rules: BigTwoRules = TAIWAN
+) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
+    """Which of the table's monsters (and dragons) the cards can still form, and the cards that form them.
 
     「若剩餘手牌恰好只有四張同點數、沒有第五張可帶，依鐵支的定義不成牌型」: four of a kind counts only
     when there is a fifth card to go with it.
 
     Read off the cards as bits (``1 << Card.index``: four bits per rank, clubs to spades): a rank's
-    four bits all set is its four of a kind, a straight flush is one of 40 masks, a dragon thirteen ranks.
-    Cards given twice or a joker go to ``_monsters_card_by_card`` (never from the rules' own callers)."""
+    four bits all set is its four of a kind, a straight flush is one of the table's straights' masks in a
+    suit's lane, a dragon thirteen ranks. Cards given twice or a joker go to ``_monsters_card_by_card`` (never
+    from the rules' own callers)."""
     held = tuple(cards)
     if len(held) < 5:  # no fifth card for a four of a kind, too few for a straight flush or a dragon
         return (), ()
     mask = sum(map(_BIT.__getitem__, held))  # a card twice carries: fewer bits than cards
     if mask.bit_count() != len(held) or mask >> _JOKER_BIT:
-        return _monsters_card_by_card(held)
-    return _monsters_of_bits(held, mask)
+        return _monsters_card_by_card(held, rules)
+    return _monsters_of_bits(held, mask, rules)
 
 
-def _monsters_of_bits(held: tuple[Card, ...], mask: int) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
+def _monsters_of_bits(
+    held: tuple[Card, ...], mask: int, rules: BigTwoRules = TAIWAN
+) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
     """``monsters_left`` of five or more cards, each once, no joker, whose bits are ``mask``."""
     kinds: list[Combination] = []
     involved = 0
+    monsters = rules.ladder.monsters
     quads = mask & mask >> 1 & mask >> 2 & mask >> 3 & _RANK_LOW_BITS  # a rank's lowest bit, when all four are set
-    if quads:
+    if quads and Combination.FOUR_OF_A_KIND in monsters:
         kinds.append(Combination.FOUR_OF_A_KIND)
         involved = quads * 0b1111
-    for lane in _SUIT_LANES:
-        if (mask & lane).bit_count() >= 5:
-            for straight in _STRAIGHT_FLUSH_MASKS[lane]:
-                if mask & straight == straight:
-                    if Combination.STRAIGHT_FLUSH not in kinds:
-                        kinds.append(Combination.STRAIGHT_FLUSH)
-                    involved |= straight
-    if len(held) == HAND_SIZE and (mask | mask >> 1 | mask >> 2 | mask >> 3) & _RANK_LOW_BITS == _RANK_LOW_BITS:
+    if Combination.STRAIGHT_FLUSH in monsters:
+        masks = _STRAIGHT_FLUSH_MASKS if rules.straights == STRAIGHTS else _straight_flush_masks(rules.straights)
+        for lane in _SUIT_LANES:
+            if (mask & lane).bit_count() >= 5:
+                for straight in masks[lane]:
+                    if mask & straight == straight:
+                        if Combination.STRAIGHT_FLUSH not in kinds:
+                            kinds.append(Combination.STRAIGHT_FLUSH)
+                        involved |= straight
+    if (
+        len(held) == HAND_SIZE
+        and rules.dragons
+        and (mask | mask >> 1 | mask >> 2 | mask >> 3) & _RANK_LOW_BITS == _RANK_LOW_BITS
+    ):
         kinds.append(
             Combination.GREEN_DRAGON if any(mask & lane == mask for lane in _SUIT_LANES) else Combination.DRAGON
         )
         involved = mask
     if not involved:
         return tuple(kinds), ()
-    return tuple(kinds), sort_cards(c for c in held if involved >> c.index & 1)
+    return tuple(kinds), rules.ladder.sort(c for c in held if involved >> c.index & 1)
 
 
 _JOKER_BIT = 52
 _BIT = {c: 1 << c.index for c in (*DECK, JOKER)}  # a card's bit: 1 << Card.index
 _RANK_LOW_BITS = sum(1 << 4 * rank for rank in range(13))  # each rank's clubs bit
 _SUIT_LANES = tuple(_RANK_LOW_BITS << suit for suit in range(4))  # a suit's thirteen bits (Card.index order c d h s)
-_STRAIGHT_FLUSH_MASKS = {
-    lane: tuple(sum(1 << (4 * (rank - 2) + suit) for rank in ranks) for ranks in STRAIGHTS)
-    for suit, lane in enumerate(_SUIT_LANES)
-}
 
 
-def _monsters_card_by_card(held: tuple[Card, ...]) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
+def _straight_flush_masks(straights: Sequence[tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
+    """Each suit's lane: the masks of its straight flushes of ``straights``."""
+    return {
+        lane: tuple(sum(1 << (4 * (rank - 2) + suit) for rank in ranks) for ranks in straights)
+        for suit, lane in enumerate(_SUIT_LANES)
+    }
+
+
+_STRAIGHT_FLUSH_MASKS = _straight_flush_masks(STRAIGHTS)  # the house rules' ten
+
+
+def _monsters_card_by_card(
+    held: tuple[Card, ...], rules: BigTwoRules = TAIWAN
+) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
+    monsters = rules.ladder.monsters
     kinds: list[Combination] = []
     involved: set[Card] = set()
     ranks = [c.rank for c in held]
     distinct = len(set(ranks))
     if len(held) >= 5 and len(held) - distinct >= 3:  # else no rank is there four times
         fours = [c for c, rank in zip(held, ranks) if ranks.count(rank) == 4]
-        if fours:
+        if fours and Combination.FOUR_OF_A_KIND in monsters:
             kinds.append(Combination.FOUR_OF_A_KIND)
             involved.update(fours)
     suits = [c.suit for c in held]
-    for suit in _SUITS:
+    for suit in _SUITS if Combination.STRAIGHT_FLUSH in monsters else ():
         if suits.count(suit) < 5:  # too few for a straight flush
             continue
         suited = 0  # the suit's ranks as bits (1 << rank): a straight flush is a subset
         for c in held:
             if c.suit is suit:
                 suited |= 1 << c.rank
-        for straight, straight_ranks in _STRAIGHT_BITS:
+        for straight, straight_ranks in _straight_bits(rules.straights):
             if suited & straight == straight:
                 if Combination.STRAIGHT_FLUSH not in kinds:
                     kinds.append(Combination.STRAIGHT_FLUSH)
                 involved.update(c for c in held if c.suit == suit and c.rank in straight_ranks)
-    if len(held) == HAND_SIZE and distinct == HAND_SIZE:
+    if len(held) == HAND_SIZE and distinct == HAND_SIZE and rules.dragons:
         kinds.append(Combination.GREEN_DRAGON if len({c.suit for c in held}) == 1 else Combination.DRAGON)
         involved.update(held)
-    return tuple(kinds), sort_cards(involved)
+    return tuple(kinds), rules.ladder.sort(involved)
 
 
 _SUITS = tuple(Suit)
-_STRAIGHT_BITS = tuple((sum(1 << r for r in ranks), frozenset(ranks)) for ranks in STRAIGHTS)
+
+
+def _straight_bits(straights: Sequence[tuple[int, ...]]) -> list[tuple[int, frozenset[int]]]:
+    return [(sum(1 << r for r in ranks), frozenset(ranks)) for ranks in straights]
 
 
 def winner_multiplier_factors(finish: HandValue, grand_slam: bool, rules: BigTwoRules = TAIWAN) -> tuple[Factor, ...]:
-    """The winner multiplier's factors, from the last play and whether the game was a grand slam."""
+    """The winner multiplier's factors, from the last play and whether the game was a grand slam; a factor
+    whose multiplier the table sets to 1 is not listed."""
     slam, three, twos_finish = _winner_factors(rules)
-    factors = [slam] if grand_slam else []
+    factors = [slam] if grand_slam and rules.grand_slam != 1 else []
     cards = finish.cards
-    if THREE_OF_CLUBS in cards:
+    if THREE_OF_CLUBS in cards and rules.three_of_clubs_finish != 1:
         factors.append(three)
-    twos = sort_cards(c for c in cards if c.rank == 2)
+    twos = sort_cards(c for c in cards if c.rank == 2) if rules.two_finish != 1 else ()
     if twos:
         two_factor = twos_finish.get(twos)
         if two_factor is None:  # never for a lawful play (four 2s at most, each once)
             two_factor = _factor(FactorCode.TWOS_FINISH, rules.two_finish ** len(twos), twos, count=len(twos))
         factors.append(two_factor)
     kind = _COMBINATION_OF[finish.category]
-    if kind is Combination.GREEN_DRAGON:  # 「以 ×20 取代怪物收尾的 ×2」
+    if kind is Combination.GREEN_DRAGON and rules.green_dragon_finish != 1:  # 「以 ×20 取代怪物收尾的 ×2」
         factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, rules.green_dragon_finish, cards))
-    elif kind in _MONSTERS or kind is Combination.DRAGON:
+    elif (kind in rules.ladder.monsters or kind is Combination.DRAGON) and rules.monster_finish != 1:
         factors.append(_factor(FactorCode.MONSTER_FINISH, rules.monster_finish, cards, kind=kind.value))
     return tuple(factors)
 
