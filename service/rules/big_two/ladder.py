@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import combinations, permutations
 from typing import Any
 
 from service.rules.big_two.common import (
@@ -109,14 +110,16 @@ class Ladder:
         self.ten_straights = len(straights) == _HOUSE_STRAIGHT_COUNT
         # the tables of combinations.play_value: every single, pair and triple in every order, and the
         # straights by the Big Two ranks of their cards, highest first
-        self.singles = {c: self._valid((c,)) for c in DECK}
+        self.singles: dict[Card, HandValue | None] = dict.fromkeys(DECK)
         self.short: dict[tuple[Card, ...], HandValue | None] = {}
-        for size in (2, 3):
-            for first in DECK:
-                same = [c for c in DECK if c.rank == first.rank and c is not first]
-                for rest in _orders(same, size - 1):
-                    played = (first, *rest)
-                    self.short[played] = self._valid(played)
+        for rank in range(2, 15):
+            group = [c for c in DECK if c.rank == rank]
+            if C.SINGLE in self.allowed:
+                self.singles.update((c, self._short_value(C.SINGLE, (c,))) for c in group)
+            for size, kind in ((2, C.PAIR), (3, C.TRIPLE)):
+                for chosen in combinations(group, size):
+                    value = self._short_value(kind, chosen) if kind in self.allowed else None
+                    self.short.update(dict.fromkeys(permutations(chosen), value))
         # per straight: its sequence, the order of its cards (None: highest first) and the play it makes in
         # one suit and in several (None: none this table allows)
         self.runs: dict[tuple[int, ...], _Run] = {}
@@ -186,9 +189,6 @@ class Ladder:
         allowed = [kind for kind in made if kind in self.allowed]
         return max(allowed, key=self.five_card_place.__getitem__) if allowed else None
 
-    def _valid(self, played: tuple[Card, ...]) -> HandValue | None:
-        return self.classify(played).hand
-
     # --- the values, by the rule book's definitions
 
     def hand(self, kind: Combination, strength: tuple[int, ...], ordered: tuple[Card, ...]) -> HandValue:
@@ -202,6 +202,12 @@ class Ladder:
     def sort(self, cards: Iterable[Card]) -> tuple[Card, ...]:
         """Lowest first, in this table's order."""
         return tuple(sorted(cards, key=self.key.__getitem__))
+
+    def _short_value(self, kind: Combination, played: tuple[Card, ...]) -> HandValue:
+        """A single, a pair or a triple: its rank, and the suit of its highest card but for a triple."""
+        ordered = self.desc(played)  # the highest suit decides between two pairs of one rank
+        rank = big_two_rank(ordered[0])
+        return self.hand(kind, (rank,) if kind is C.TRIPLE else (rank, self._suit(ordered[0])), ordered)
 
     def _value(self, kind: Combination, strength: tuple[int, ...], ordered: tuple[Card, ...]) -> Classification:
         return Classification(True, kind, kind in self.monsters, self.hand(kind, strength, ordered))
@@ -229,9 +235,8 @@ class Ladder:
         if size == HAND_SIZE and C.DRAGON in self.allowed:
             return self._classify_thirteen(played, counts)
         if size in (1, 2, 3) and len(counts) == 1 and _SHORT[size] in self.allowed:
-            ordered = self.desc(played)  # the highest suit decides between two pairs of one rank
-            rank, suit = big_two_rank(ordered[0]), self._suit(ordered[0])
-            return self._value(_SHORT[size], (rank, suit) if size < 3 else (rank,), ordered)
+            kind = _SHORT[size]
+            return Classification(True, kind, kind in self.monsters, self._short_value(kind, played))
         if size == 2 and _SHORT[2] in self.allowed:
             return self._invalid(InvalidPlay.NOT_A_COMBINATION, played, case="two")
         return self._classify_other(played, counts)
@@ -369,10 +374,3 @@ _SIZES = {C.SINGLE: 1, C.PAIR: 2, C.TRIPLE: 3, C.DRAGON: 13, C.GREEN_DRAGON: 13}
     (C.STRAIGHT, C.FLUSH, C.FULL_HOUSE, C.FOUR_OF_A_KIND, C.STRAIGHT_FLUSH), 5
 )
 _SHORT = {1: C.SINGLE, 2: C.PAIR, 3: C.TRIPLE}
-
-
-def _orders(cards: list[Card], size: int) -> list[tuple[Card, ...]]:
-    """Every ordered choice of ``size`` of ``cards``."""
-    if size == 0:
-        return [()]
-    return [(c, *rest) for c in cards for rest in _orders([d for d in cards if d is not c], size - 1)]

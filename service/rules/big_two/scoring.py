@@ -22,7 +22,7 @@ from service.rules.big_two.common import (
     _joker_problems,
     sort_cards,
 )
-from service.rules.big_two.rules import TAIWAN, BigTwoRules
+from service.rules.big_two.rules import RULE_SETS, TAIWAN, BigTwoRules
 from service.rules.cards import DECK, JOKER, Card, Suit, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Path, problem, quoted
 from service.rules.hand_value import HandValue
@@ -214,13 +214,11 @@ def _loser_factors(
 ) -> tuple[tuple[Factor | None, ...], dict[tuple[Card, ...], Factor], list[Factor | None]]:
     """The factors a loser's cards can earn under ``rules``, built once per rule set: the tier's
     factor by count of cards (0-13), the 2s' by the 2s held (in Big Two order, and by their bits ``1 <<
-    Card.index``: the 2s are indexes 0-3). Factors are frozen, so one
-    object serves every answer. Keyed by identity (a rule set's hash is recomputed from its fields on
-    every call), the rule set kept beside it so that its id is never reused."""
+    Card.index``: the 2s are indexes 0-3). Factors are frozen, so one object serves every answer. Kept for
+    the declared rule sets only, by identity (a rule set's hash is recomputed from its fields on every
+    call), the rule set beside it; any other table's are built for the call and dropped with it."""
     found = _LOSER_FACTORS.get(id(rules))
     if found is None or found[0] is not rules:
-        if len(_LOSER_FACTORS) >= 64:  # rule sets made on the fly (tests): stay bounded
-            _LOSER_FACTORS.clear()
         least = min((tier.least for tier in rules.cards_left_tiers), default=HAND_SIZE + 1)
         tiers = tuple(_tier_factor(count, rules) if count >= least else None for count in range(HAND_SIZE + 1))
         twos = {
@@ -231,6 +229,8 @@ def _loser_factors(
         by_bits: list[Factor | None] = [None] * (_TWOS_BITS + 1)
         for held, held_factor in twos.items():
             by_bits[sum(1 << c.index for c in held)] = held_factor
+        if RULE_SETS.get(rules.id) is not rules:  # a table's own rules, made for one request: not kept
+            return tiers, twos, by_bits
         found = _LOSER_FACTORS[id(rules)] = (rules, tiers, twos, by_bits)
     return found[1], found[2], found[3]
 
@@ -381,8 +381,6 @@ def _winner_factors(rules: BigTwoRules) -> tuple[Factor, Factor, dict[tuple[Card
     played (in Big Two order)."""
     found = _WINNER_FACTORS.get(id(rules))
     if found is None or found[0] is not rules:
-        if len(_WINNER_FACTORS) >= 64:  # rule sets made on the fly (tests): stay bounded
-            _WINNER_FACTORS.clear()
         twos = {
             held: _factor(FactorCode.TWOS_FINISH, rules.two_finish ** len(held), held, count=len(held))
             for held in (tuple(c for c, chosen in zip(_TWOS, bits) if chosen) for bits in product((0, 1), repeat=4))
@@ -390,5 +388,7 @@ def _winner_factors(rules: BigTwoRules) -> tuple[Factor, Factor, dict[tuple[Card
         }
         slam = _factor(FactorCode.GRAND_SLAM, rules.grand_slam)
         three = _factor(FactorCode.THREE_OF_CLUBS_FINISH, rules.three_of_clubs_finish, (THREE_OF_CLUBS,))
+        if RULE_SETS.get(rules.id) is not rules:  # a table's own rules, made for one request: not kept
+            return slam, three, twos
         found = _WINNER_FACTORS[id(rules)] = (rules, (slam, three, twos))
     return found[1]
