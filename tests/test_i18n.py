@@ -270,6 +270,10 @@ def big_two_sample(rng: random.Random, found: list) -> None:
             collect(found, "big-two", b2.classify, cards(text), rules)
         collect(found, "big-two", b2.classify, deck[:7], rules)
     collect(found, "big-two", b2.compare, cards("4c 5d 6h 7s 8c"), cards("9c 9d 9h 3c 3d"), b2.HONG_KONG)
+    hk_score = b2.score_game(
+        10, cards("2s"), False, [cards("3c"), cards("3d 4d 5d 6d 7d 8d 9d Td"), DECK[-13:]], b2.HONG_KONG
+    )
+    found += [("big-two", f) for loser in hk_score.losers for f in loser.factors]
     hk_move = partial(b2.validate_move, rules=b2.HONG_KONG)
     collect(found, "big-two", partial(hk_move, first_play=True), cards("3d 4c 9s"), None, b2.Action.play(cards("4c")))
     collect(

@@ -1,9 +1,11 @@
-"""Taiwanese Big Two (台灣大老二): combinations, ordering, moves, scoring and whole-game replay.
+"""Big Two (大老二): combinations, ordering, moves, scoring and whole-game replay, at any table.
 
-One module per part, as the tests are split (tests/big_two): ``combinations``, ``compare``, ``moves``,
-``plays`` (every legal play of a turn), ``scoring`` and ``game``, with the codes, labels and card order they
-share in ``common`` and the rules object in ``rules``. This package re-exports every public name, so
-``from service.rules.big_two import classify`` keeps working.
+A table's rules are one frozen ``BigTwoRules`` (``rules``): the house rules ``TAIWAN`` (台灣大老二, every
+function's default), the common game ``HONG_KONG`` (鋤大D), or either with some parameters replaced. Its
+``Ladder`` (``ladder``) holds what cards are worth as a play there. One module per part, as the tests are
+split (tests/big_two): ``combinations``, ``compare``, ``moves``, ``plays`` (every legal play of a turn),
+``scoring`` and ``game``, with the codes, labels and card order they share in ``common``. This package
+re-exports every public name, so ``from service.rules.big_two import classify`` keeps working.
 
 The game's texts are the catalog domain ``big-two`` (``DOMAIN``): ``messages.json`` beside these modules,
 in English and Traditional Chinese, and ``messages.zh-CN.json`` generated from it
@@ -11,14 +13,14 @@ in English and Traditional Chinese, and ``messages.zh-CN.json`` generated from i
 
 Pure and stateless: every function takes the whole situation it judges and returns its answer as values
 (dataclasses, NamedTuples) that nothing changes once built.
-The rule book is ``big-two-taiwan.zh-TW.txt``; the product's rulings on its open points are in
-``docs/rulings.md`` ("Taiwanese Big Two").
+The rule book is ``big-two-taiwan.zh-TW.txt``; the product's rulings on its open points and on the other
+rule sets are in ``docs/rulings.md`` ("Taiwanese Big Two").
 
-Order. Ranks 3 < 4 < ... < K < A < 2 and suits clubs < diamonds < hearts < spades, so a card's Big Two
-rank is 0 (3) ... 10 (K), 11 (A), 12 (2) and its suit 0 (c) ... 3 (s).
+Order. Ranks 3 < 4 < ... < K < A < 2; a card's Big Two rank is 0 (3) ... 10 (K), 11 (A), 12 (2), and its
+suit its place in the table's suit order (the house rules: clubs < diamonds < hearts < spades).
 
-``HandValue.strength`` layout: ``(rung, ...)``. The rung is the combination's step on one ladder on
-which the monsters sit above every normal play and the dragons above everything:
+``HandValue.strength`` is ``(rung, ...)``, the rung being the combination's step on the table's ladder
+(``ladder.py`` lists the rest of the tuple per combination). The house rules' ladder:
 
 =====  ==================  =========================================================
 rung   combination         rest of the tuple

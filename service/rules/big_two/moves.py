@@ -1,4 +1,4 @@
-"""Taiwanese Big Two: one move, its legality, and every legal play (tests/big_two/test_moves.py)."""
+"""Big Two: one move at a table, its legality, and every legal play (tests/big_two/test_moves.py)."""
 
 from __future__ import annotations
 

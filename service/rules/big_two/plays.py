@@ -1,13 +1,14 @@
-"""Taiwanese Big Two: every legal play of one turn (``plays/legal``), grouped by combination.
+"""Big Two: every legal play of one turn at a table (``plays/legal``), grouped by combination.
 
 The judgement is ``moves.validate_move``'s, enumerated by shape (``moves.legal_plays``) instead of over
 all 2^13 subsets of the hand; ``tests/big_two/test_plays_legal.py`` proves both equal on every subset of
 many random hands. What this module adds is the turn's situation and the canonical answer:
 
-* The situation: the game's first lead (the holder of the 3 of clubs, 13 cards, no table: 「第一手可以出
-  任何合法牌型，不必包含梅花 3」, so the same plays as any lead), a lead (no table), or a follow (the last
-  play and, optionally, who made it: when the player made it itself, everyone else passed and the player
-  leads again, 「由最後出牌的那個人重新自由起牌」).
+* The situation: the game's first lead (the holder of the table's lowest card, 13 cards, no table: under
+  the house rules 「第一手可以出任何合法牌型，不必包含梅花 3」, so the same plays as any lead; where the table
+  says so, only plays holding that card), a lead (no table), or a follow (the last play and, optionally,
+  who made it: when the player made it itself, everyone else passed and the player leads again,
+  「由最後出牌的那個人重新自由起牌」); where a pass locks, a player who passed has no play left in the trick.
 * The order: groups in the ladder's order (single ... green dragon), plays within a group by strength, then
   by their cards in Big Two order (full houses and fours of one rank differ only in their other cards).
   A play is a set of cards, listed once.

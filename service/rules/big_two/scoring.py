@@ -1,4 +1,4 @@
-"""Taiwanese Big Two: the score of a finished game (tests/big_two/test_scoring.py)."""
+"""Big Two: the score of a finished game at a table (tests/big_two/test_scoring.py)."""
 
 from __future__ import annotations
 
