@@ -269,6 +269,18 @@ def legal_play_values(
     return found
 
 
+# The plays the enumeration asks for, by module names (an enum class's attribute is a look-up through its
+# metaclass, paid on every turn listed).
+_SINGLE, _STRAIGHT, _FLUSH, _FULL_HOUSE = (
+    Combination.SINGLE,
+    Combination.STRAIGHT,
+    Combination.FLUSH,
+    Combination.FULL_HOUSE,
+)
+_FOUR_OF_A_KIND, _STRAIGHT_FLUSH, _DRAGON = Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH, Combination.DRAGON
+_SETS_OF_A_RANK = ((2, Combination.PAIR), (3, Combination.TRIPLE))
+
+
 def _candidates(held: tuple[Card, ...], size: int | None, rules: BigTwoRules) -> Iterable[tuple[Card, ...]]:
     """Every play in ``held`` the table allows of ``size`` cards (all sizes if None), plus any five-card play
     where a monster may beat it and a dragon: each once, in the table's order."""
@@ -276,16 +288,17 @@ def _candidates(held: tuple[Card, ...], size: int | None, rules: BigTwoRules) ->
     by_rank: dict[int, list[Card]] = {}
     for c in held:
         by_rank.setdefault(c.rank, []).append(c)
-    if size in (None, 1) and Combination.SINGLE in allowed:
+    if size in (None, 1) and _SINGLE in allowed:
         yield from ((c,) for c in held)
-    for count, kind in ((2, Combination.PAIR), (3, Combination.TRIPLE)):
+    for count, kind in _SETS_OF_A_RANK:
         if size in (None, count) and kind in allowed:
             for group in by_rank.values():
                 yield from combinations(group, count)
     # on a shorter play only a monster can go
     kinds = allowed if size in (None, 5) else allowed & ladder.monsters
-    yield from dict.fromkeys(_five_card_plays(held, by_rank, rules, kinds))  # each set of cards once
-    if len(held) == HAND_SIZE and len(by_rank) == HAND_SIZE and Combination.DRAGON in allowed:
+    fives = _five_card_plays(held, by_rank, rules, kinds)
+    yield from dict.fromkeys(fives) if _FLUSH in kinds else fives  # a suited run is a flush too: once
+    if len(held) == HAND_SIZE and len(by_rank) == HAND_SIZE and _DRAGON in allowed:
         yield held
 
 
@@ -295,28 +308,28 @@ def _five_card_plays(
     """The five-card plays of ``kinds`` in ``held``: straights (in any suits) and straight flushes,
     flushes, full houses and fours of a kind with a card."""
     ladder = rules.ladder
-    if Combination.STRAIGHT in kinds:
-        for ranks in rules.straights:
+    if _STRAIGHT in kinds:
+        for ranks in rules.straights:  # every run is a play: a straight at least
             if all(r in by_rank for r in ranks):
-                for pick in product(*(by_rank[r] for r in ranks)):
-                    if ladder.five_value(pick) is not None:  # a straight of suits the table plays
-                        yield ladder.sort(pick)
-    elif Combination.STRAIGHT_FLUSH in kinds:
+                yield from (ladder.sort(pick) for pick in product(*(by_rank[r] for r in ranks)))
+    elif _STRAIGHT_FLUSH in kinds:
         for suit in Suit:
             of_suit = {c.rank: c for c in held if c.suit is suit}
+            if len(of_suit) < 5:  # too few for a straight flush
+                continue
             for ranks in rules.straights:
                 if all(r in of_suit for r in ranks) and ladder.five_value(pick := tuple(of_suit[r] for r in ranks)):
                     yield ladder.sort(pick)
-    if Combination.FLUSH in kinds:
+    if _FLUSH in kinds:
         for suit in Suit:
             yield from (ladder.sort(five) for five in combinations([c for c in held if c.suit is suit], 5))
-    if Combination.FULL_HOUSE in kinds:
+    if _FULL_HOUSE in kinds:
         for three, group in by_rank.items():
             for triple in combinations(group, 3):
                 for two, pairs in by_rank.items():
                     if two != three:
                         yield from (ladder.sort(triple + pair) for pair in combinations(pairs, 2))
-    if Combination.FOUR_OF_A_KIND in kinds:
+    if _FOUR_OF_A_KIND in kinds:
         for four, group in by_rank.items():
             if len(group) == 4:
                 yield from (ladder.sort([*group, c]) for c in held if c.rank != four)
