@@ -26,9 +26,10 @@ Ranks are Big Two ranks (0 = 3 ... 11 = A, 12 = 2); a suit is its place in the t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
+from operator import itemgetter
 from typing import Any
 
 from service.rules.big_two.common import (
@@ -58,7 +59,7 @@ _HOUSE_STRAIGHT_COUNT = 10
 _CROSSING_TWO = frozenset({frozenset({11, 12, 13, 14, 2}), frozenset({12, 13, 14, 2, 3}), frozenset({13, 14, 2, 3, 4})})
 
 
-_Run = tuple[int, tuple[int, ...] | None, Combination | None, Combination | None]
+_Run = tuple[int, Callable[[tuple[Card, ...]], tuple[Card, ...]] | None, Combination | None, Combination | None]
 
 
 @dataclass(slots=True)
@@ -120,13 +121,13 @@ class Ladder:
                 for chosen in combinations(group, size):
                     value = self._short_value(kind, chosen) if kind in self.allowed else None
                     self.short.update(dict.fromkeys(permutations(chosen), value))
-        # per straight: its sequence, the order of its cards (None: highest first) and the play it makes in
+        # per straight: its sequence, what orders its cards (None: highest first) and the play it makes in
         # one suit and in several (None: none this table allows)
         self.runs: dict[tuple[int, ...], _Run] = {}
         for index, ranks in enumerate(straights):
             desc = sorted(((r - 3) % 13 for r in ranks), reverse=True)  # Big Two ranks, highest first
             top_down = [(r - 3) % 13 for r in reversed(ranks)]
-            order = tuple(desc.index(r) for r in top_down) if straight_suit_is_top else None
+            order = itemgetter(*(desc.index(r) for r in top_down)) if straight_suit_is_top else None
             self.runs[tuple(desc)] = (index, order, self._made(one_suit=True), self._made(one_suit=False))
         self.has_flush = C.FLUSH in self.allowed
         self.has_quads = C.FOUR_OF_A_KIND in self.allowed
@@ -364,10 +365,11 @@ class Ladder:
             return self.hand(C.FLUSH, strength, (c[k0], c[k1], c[k2], c[k3], c[k4]))
         assert run is not None
         sequence, order = run[0], run[1]
+        highest_first = (c[k0], c[k1], c[k2], c[k3], c[k4])
         if order is None:  # the highest-ranked card decides
-            return self.hand(kind, (sequence, suit), (c[k0], c[k1], c[k2], c[k3], c[k4]))
-        keys = (k0, k1, k2, k3, k4)
-        return self.hand(kind, (sequence, keys[order[0]] & 3), tuple([c[keys[i]] for i in order]))
+            return self.hand(kind, (sequence, suit), highest_first)
+        ordered = order(highest_first)  # from the top of the sequence down
+        return self.hand(kind, (sequence, self.key[ordered[0]] & 3), ordered)
 
 
 _SIZES = {C.SINGLE: 1, C.PAIR: 2, C.TRIPLE: 3, C.DRAGON: 13, C.GREEN_DRAGON: 13} | dict.fromkeys(
