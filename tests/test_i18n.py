@@ -274,6 +274,9 @@ def big_two_sample(rng: random.Random, found: list) -> None:
         10, cards("2s"), False, [cards("3c"), cards("3d 4d 5d 6d 7d 8d 9d Td"), DECK[-13:]], b2.HONG_KONG
     )
     found += [("big-two", f) for loser in hk_score.losers for f in loser.factors]
+    own_tiers = b2.HONG_KONG.with_parameters(cards_left_tiers=b2.cards_left_tiers([(13, 4), (2, 2), (1, 1)]))
+    own_score = b2.score_game(10, cards("2s"), False, [cards("3c"), cards("3d 4d"), DECK[-13:]], own_tiers)
+    found += [("big-two", f) for loser in own_score.losers for f in loser.factors]
     hk_move = partial(b2.validate_move, rules=b2.HONG_KONG)
     collect(found, "big-two", partial(hk_move, first_play=True), cards("3d 4c 9s"), None, b2.Action.play(cards("4c")))
     collect(

@@ -4,9 +4,20 @@ lowest card in the game's first play, a pass that locks a player out of the tric
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from service.rules.big_two import HONG_KONG, TAIWAN, Action, score_game, validate_game, validate_move
+from service.rules import messages
+from service.rules.big_two import (
+    HONG_KONG,
+    TAIWAN,
+    Action,
+    cards_left_tiers,
+    score_game,
+    validate_game,
+    validate_move,
+)
 from service.rules.cards import DECK, Suit, cards
 from service.rules.errors import InvalidInputError
 
@@ -97,3 +108,20 @@ def test_cards_left_scoring_worked_by_hand():
     assert [loser.multiplier for loser in score.losers] == [1, 2, 4]
     taiwan = score_game(10, cards("2s"), False, losers, TAIWAN)
     assert [loser.points for loser in taiwan.losers] == [-10 * 5 * 1 * 8 * 2, -10 * 9 * 2 * 2, -10 * 13 * 4 * 2 * 2]
+
+
+def test_a_tables_own_tiers_are_named_by_their_bounds():
+    tiers = cards_left_tiers([(13, 5), (10, 3), (5, 2), (1, 1)])
+    assert [(t.least, t.most, t.case) for t in tiers] == [(13, 13, "exactly"), (10, 12, "range"), (5, 9, "range"),
+                                                          (1, 4, "range")]  # fmt: skip
+    table = HONG_KONG.with_parameters(cards_left_tiers=tiers)
+    score = score_game(10, cards("2s"), False, [cards("3c 4c 5c 6c 7c 8c 9c"), cards("3d"), SUITED[2]], table)
+    texts = [
+        messages.render("big-two", "factor." + f.factor.value, f.params)
+        for loser in score.losers
+        for f in loser.factors
+    ]
+    assert texts == ["5-9 cards left", "1-4 cards left", "13 cards left"]
+    assert [loser.points for loser in score.losers] == [-10 * 7 * 2, -10 * 1 * 1, -10 * 13 * 5]
+    with pytest.raises(InvalidInputError):
+        HONG_KONG.with_parameters(cards_left_tiers=(tiers[0], replace(tiers[1], most=11), *tiers[2:]))

@@ -95,6 +95,7 @@ from service.rules.big_two.rules import (
     CardsLeftTier,
     FlushOrder,
     StraightSuitCard,
+    cards_left_tiers,
 )
 from service.rules.big_two.scoring import (
     Factor,
@@ -141,6 +142,7 @@ __all__ = [
     "ProblemCode",
     "WinnerScore",
     "big_two_key",
+    "cards_left_tiers",
     "big_two_rank",
     "classify",
     "compare",

@@ -61,7 +61,18 @@ class FlushOrder(StrEnum):
 class CardsLeftTier:
     least: int  # the fewest cards left that reach the tier
     multiplier: int
-    case: str  # the tier's name in the factor's text ("8-9")
+    case: str  # the tier's name in the factor's text ("8-9"), or "range"/"exactly" with ``most``
+    most: int | None = None  # the most cards left in the tier, for a tier named by its bounds
+
+
+def cards_left_tiers(bounds: Sequence[tuple[int, int]]) -> tuple[CardsLeftTier, ...]:
+    """A table's own tiers from ``(at_least, multiplier)``, most cards first, each named by its bounds in the
+    factor's text ("5-9 cards left", "13 cards left")."""
+    tiers, most = [], HAND_SIZE
+    for least, multiplier in bounds:
+        tiers.append(CardsLeftTier(least, multiplier, "exactly" if least == most else "range", most))
+        most = least - 1
+    return tuple(tiers)
 
 
 def rank_text(ranks: tuple[int, ...]) -> str:
@@ -169,7 +180,8 @@ def _inconsistencies(rules: BigTwoRules) -> list[InputProblem]:
     tiers = rules.cards_left_tiers
     leasts = [t.least for t in tiers]
     descending = bool(tiers) and leasts == sorted(set(leasts), reverse=True)
-    if not descending or leasts[0] > HAND_SIZE or leasts[-1] > 1 or any(t.multiplier < 1 for t in tiers):
+    bounded = all(t.most in (None, most) for t, most in zip(tiers, [HAND_SIZE, *(least - 1 for least in leasts)]))
+    if not descending or not bounded or leasts[0] > HAND_SIZE or leasts[-1] > 1 or any(t.multiplier < 1 for t in tiers):
         found.append(_inconsistent("cards_left_tiers", "tiers"))
     multipliers = ("two_held", "monster_held", "grand_slam", "three_of_clubs_finish", "two_finish",
                    "monster_finish", "green_dragon_finish")  # fmt: skip  # a list of names, a few to a line

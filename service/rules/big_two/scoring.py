@@ -198,7 +198,9 @@ def loser_multiplier_factors(cards: Sequence[Card], rules: BigTwoRules = TAIWAN)
 def _tier_factor(count: int, rules: BigTwoRules) -> Factor:
     # 「剩餘張數的級距只取一級」: the first tier whose least count the loser reaches, and only that one.
     tier = next(tier for tier in rules.cards_left_tiers if count >= tier.least)
-    return _factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case)
+    if tier.most is None:  # a tier of a declared rule set, named in the catalog
+        return _factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case)
+    return _factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case, least=tier.least, most=tier.most)
 
 
 _TWOS = tuple(sorted((c for c in DECK if c.rank == 2), key=lambda c: c.suit.order))  # type: ignore[union-attr]  # DECK has no joker: every suit is set
