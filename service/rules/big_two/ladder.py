@@ -47,7 +47,6 @@ from service.rules.errors import Violation, violation
 from service.rules.hand_value import HandValue
 
 C = Combination
-_SEQUENCED = (C.STRAIGHT_FLUSH, C.STRAIGHT)
 # The plays, their sizes and the number of straights of the house rules: where a table has the same, a refusal's
 # text may say so as the house book does ("no flush in Taiwanese Big Two", "a play has 1, 2, 5 or 13 cards", "not
 # one of the ten straights"); elsewhere it says "at this table".

@@ -263,12 +263,7 @@ HONG_KONG = BigTwoRules(
     dragons=False,
     first_play_has_lowest_card=True,  # the holder of the 3 of diamonds leads with it
     pass_locks=True,
-    cards_left_tiers=(
-        CardsLeftTier(13, 4, "13"),
-        CardsLeftTier(10, 3, "10-12"),
-        CardsLeftTier(8, 2, "8-9"),
-        CardsLeftTier(1, 1, "1-7"),
-    ),
+    cards_left_tiers=cards_left_tiers([(13, 4), (10, 3), (8, 2), (1, 1)]),  # 13, 10-12, 8-9, 1-7 cards left
     two_held=1,  # no factor but the cards left
     monster_held=1,
     grand_slam=1,
