@@ -278,13 +278,12 @@ def big_two_sample(rng: random.Random, found: list) -> None:
     own_score = b2.score_game(10, cards("2s"), False, [cards("3c"), cards("3d 4d"), DECK[-13:]], own_tiers)
     found += [("big-two", f) for loser in own_score.losers for f in loser.factors]
     hk_move = partial(b2.validate_move, rules=b2.HONG_KONG)
-    collect(found, "big-two", partial(hk_move, first_play=True), cards("3d 4c 9s"), None, b2.Action.play(cards("4c")))
-    collect(
-        found, "big-two", partial(hk_move, passed=True), cards("3d 4c 9s"), cards("8c"), b2.Action.play(cards("9s"))
-    )
-    collect(
-        found, "big-two", partial(hk_move, first_play=True), cards("3d 4c"), cards("3c"), b2.Action.play(cards("4c"))
-    )
+    first = partial(hk_move, first_lead=True, passed=False)
+    collect(found, "big-two", first, cards("3d 4c 9s"), None, b2.Action.play(cards("4c")))
+    after_pass = partial(hk_move, first_lead=False, passed=True)
+    collect(found, "big-two", after_pass, cards("3d 4c 9s"), cards("8c"), b2.Action.play(cards("9s")))
+    collect(found, "big-two", first, cards("3d 4c"), cards("3c"), b2.Action.play(cards("4c")))
+    collect(found, "big-two", hk_move, cards("3d 4c"), cards("3c"), b2.Action.play(cards("4c")))  # states needed
     collect(found, "big-two", b2.compare, cards("9c 9d 9h 3c 3d"), cards("4c 5d 6h 7s 8c"), b2.HONG_KONG)
     inconsistent: list[dict[str, Any]] = [
         {"suit_order": (Suit.CLUBS,)}, {"plays": (b2.Combination.SINGLE,) * 2}, {"five_card_order": ()},
@@ -293,6 +292,9 @@ def big_two_sample(rng: random.Random, found: list) -> None:
     ]  # fmt: skip  # one inconsistency of each kind, a few to a line
     for changes in inconsistent:
         collect(found, "big-two", partial(b2.TAIWAN.with_parameters, **changes))
+    written = {"suit_order": ["x"], "loser_multipliers": {"per_two_held": 100}}  # not a suit; payments inexact
+    collect(found, "big-two", partial(b2.TAIWAN.with_description, written))
+    collect(found, "big-two", partial(b2.TAIWAN.with_description, {"loser_multipliers": {"per_two_held": 100}}))
 
 
 def ofc_sample(rng: random.Random, found: list) -> None:

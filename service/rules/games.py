@@ -103,7 +103,9 @@ GAMES: tuple[Game, ...] = (
     ),
     Game(
         "big-two", "Taiwanese Big Two", "台灣大老二", "big_two", "big_two", _DECK52,
-        (RuleSet(big_two.TAIWAN.id, "Taiwanese Big Two (house rules)", "台灣大老二", "big-two/taiwan", (big_two.SEATS, big_two.SEATS), big_two.TAIWAN),),
+        (RuleSet(big_two.TAIWAN.id, "Taiwanese Big Two (house rules)", "台灣大老二", "big-two/taiwan", (big_two.SEATS, big_two.SEATS), big_two.TAIWAN),
+         RuleSet(big_two.HONG_KONG.id, "Big Two as played in Hong Kong and the mainland", "鋤大D", "rules digest: Other Big Two rule sets",
+                 (big_two.SEATS, big_two.SEATS), big_two.HONG_KONG)),
     ),
     Game(
         "ofc-classic", "Classic Open-Face Chinese Poker", "明牌十三張", "ofc", "ofc_pineapple", _DECK52,

@@ -138,6 +138,8 @@ class _Replay:
             cards_left=tuple(len(hand) for hand in self.hands),
             hands=tuple(self.hands),
             actions_replayed=self.replayed,
+            first_lead=self.first_player is None,
+            locked_out=(),
         )
 
     def score(self, base: int, rules: BigTwoRules = TAIWAN) -> GameScore:

@@ -36,26 +36,28 @@ def codes(result) -> list[str]:
 
 def test_the_games_first_play_must_hold_the_3_of_diamonds_in_hong_kong_and_need_not_in_taiwan():
     hand = cards("3d 4c 9s")
-    assert codes(validate_move(hand, None, play("4c"), HONG_KONG, first_play=True)) == [
+    assert codes(validate_move(hand, None, play("4c"), HONG_KONG, first_lead=True, passed=False)) == [
         "first_play_without_lowest_card"
     ]
-    assert validate_move(hand, None, play("3d 4c 9s"[:2]), HONG_KONG, first_play=True).legal
-    assert validate_move(cards("3c 4c 9s"), None, play("4c"), TAIWAN, first_play=True).legal
-    found = validate_move(hand, None, play("4c"), HONG_KONG, first_play=True).violations[0]
+    assert validate_move(hand, None, play("3d 4c 9s"[:2]), HONG_KONG, first_lead=True, passed=False).legal
+    assert validate_move(cards("3c 4c 9s"), None, play("4c"), TAIWAN, first_lead=True).legal
+    found = validate_move(hand, None, play("4c"), HONG_KONG, first_lead=True, passed=False).violations[0]
     assert found.message == "the game's first play must contain 3d"
 
 
 def test_a_play_after_a_pass_in_the_same_trick_is_illegal_in_hong_kong_and_not_in_taiwan():
     hand = cards("3d 4c 9s")
-    assert codes(validate_move(hand, cards("8c"), play("9s"), HONG_KONG, passed=True)) == ["passed_this_trick"]
-    assert validate_move(hand, cards("8c"), Action.pass_(), HONG_KONG, passed=True).legal
+    assert codes(validate_move(hand, cards("8c"), play("9s"), HONG_KONG, first_lead=False, passed=True)) == [
+        "passed_this_trick"
+    ]
+    assert validate_move(hand, cards("8c"), Action.pass_(), HONG_KONG, first_lead=False, passed=True).legal
     assert validate_move(hand, cards("8c"), play("9s"), TAIWAN, passed=True).legal  # 「PASS 可以回頭」
 
 
 def test_a_first_play_onto_a_table_is_impossible_input():
     with pytest.raises(InvalidInputError) as refused:
-        validate_move(cards("3d 4c"), cards("3c"), play("4c"), HONG_KONG, first_play=True)
-    assert [(p.path, p.code) for p in refused.value.problems] == [(("first_play",), "first_play_with_table")]
+        validate_move(cards("3d 4c"), cards("3c"), play("4c"), HONG_KONG, first_lead=True, passed=False)
+    assert [(p.path, p.code) for p in refused.value.problems] == [(("table",), "first_lead_with_table")]
 
 
 def test_the_holder_of_the_3_of_diamonds_leads_in_hong_kong_with_it():

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from service.rules.big_two import (
     TAIWAN,
     Action,
+    ProblemCode,
     big_two_key,
     classify,
     legal_plays,
@@ -57,10 +58,13 @@ def prove(rng: random.Random, hands: int, largest: int = 13, rules=TAIWAN) -> in
         accepted = set()
         for subset in subsets(hand):
             checked += 1
-            if validate_move(hand, table, Action.play(subset), rules, first_play=first_lead, passed=passed).legal:
+            if validate_move(hand, table, Action.play(subset), rules, first_lead=first_lead, passed=passed).legal:
                 accepted.add(frozenset(subset))
         assert set(plays) == accepted, (hand, table)
-        assert listed.may_pass == validate_move(hand, table, Action.pass_(), rules).legal
+        assert (
+            listed.may_pass
+            == validate_move(hand, table, Action.pass_(), rules, first_lead=first_lead, passed=passed).legal
+        )
         assert listed.leading == (table is None)
     return checked
 
@@ -182,12 +186,12 @@ def test_impossible_situations_are_refused_with_their_paths():
     assert codes(lambda: list_plays(cards("3c 4c"), first_lead=True)) == [(PlaysProblem.FIRST_LEAD_HAND, ("hand",))]
     hand = cards("3c 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
     assert codes(lambda: list_plays(hand, cards("3d"), first_lead=True)) == [
-        (PlaysProblem.FIRST_LEAD_WITH_TABLE, ("table",))
+        (ProblemCode.FIRST_LEAD_WITH_TABLE, ("table",))
     ]
     assert codes(lambda: list_plays(hand[1:] + cards("3d"), first_lead=True)) == [
         (PlaysProblem.FIRST_LEAD_HAND, ("hand",))
     ]
-    assert codes(lambda: list_plays(cards("3c"), cards("4c"), table_seat=1)) == [(PlaysProblem.SEAT_NEEDED, ("seat",))]
+    assert codes(lambda: list_plays(cards("3c"), cards("4c"), table_seat=1)) == [(ProblemCode.SEAT_NEEDED, ("seat",))]
 
 
 # ---- over HTTP

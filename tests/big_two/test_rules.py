@@ -7,7 +7,18 @@ from dataclasses import fields, replace
 
 import pytest
 
-from service.rules.big_two import CYCLIC_RUNS, RULE_SETS, TAIWAN, BigTwoRules, CardsLeftTier, Combination
+from service.rules.big_two import (
+    CYCLIC_RUNS,
+    HAND_SIZE,
+    HONG_KONG,
+    RULE_SETS,
+    TAIWAN,
+    BigTwoRules,
+    CardsLeftTier,
+    Combination,
+    cards_left_tiers,
+)
+from service.rules.big_two.rules import EXACT, MAX_BASE, MAX_MULTIPLIER, largest_multiplier
 from service.rules.cards import Suit
 from service.rules.errors import InvalidInputError
 
@@ -71,6 +82,7 @@ def test_a_made_up_preset_is_one_declaration():
         ({"suit_order": (Suit.CLUBS, Suit.CLUBS, Suit.HEARTS, Suit.SPADES)}, "suits"),
         ({"plays": (C.SINGLE, C.SINGLE)}, "plays"),
         ({"plays": (C.SINGLE, C.DRAGON)}, "plays"),
+        ({"plays": (C.PAIR, C.STRAIGHT)}, "plays"),
         ({"five_card_order": (C.STRAIGHT, C.FULL_HOUSE, C.FOUR_OF_A_KIND)}, "five_card_plays"),
         ({"monsters": (C.STRAIGHT_FLUSH, C.FOUR_OF_A_KIND)}, "monsters"),
         ({"monsters": (C.PAIR,)}, "monsters"),
@@ -85,7 +97,11 @@ def test_a_made_up_preset_is_one_declaration():
 )
 def test_an_inconsistent_table_is_refused_naming_the_parameter(changes, expected):
     (name,) = changes
-    assert refusals(**changes) == [(("rules", name), expected)]
+    place = {
+        "cards_left_tiers": ("loser_multipliers", "cards_left"),
+        "two_finish": ("winner_multipliers", "per_two_finish"),
+    }
+    assert refusals(**changes) == [(("rules", *place.get(name, (name,))), expected)]
 
 
 def test_a_five_card_play_left_out_of_the_plays_must_leave_the_five_card_order_too():
@@ -110,7 +126,7 @@ def test_straights_unused_by_any_play_are_allowed_but_a_straight_needs_one():
 def test_every_inconsistency_is_named_at_once_and_an_unknown_parameter_too():
     assert refusals(suit_order=(), two_held=0) == [
         (("rules", "suit_order"), "suits"),
-        (("rules", "two_held"), "multiplier"),
+        (("rules", "loser_multipliers", "per_two_held"), "multiplier"),
     ]
     assert refusals(colour="red", id="x") == [(("rules", "colour"), "unknown"), (("rules", "id"), "unknown")]
 
@@ -120,3 +136,47 @@ def test_rules_are_frozen_values_equal_by_content():
     assert BigTwoRules(**given) == TAIWAN and hash(BigTwoRules(**given)) == hash(TAIWAN)
     with pytest.raises(AttributeError):
         TAIWAN.pass_locks = True  # type: ignore[misc]
+
+
+def written(rules: BigTwoRules) -> dict[str, object]:
+    """Every parameter of ``rules`` as a request writes it: ``describe()`` without the id."""
+    return {name: value for name, value in rules.describe().items() if name != "id"}
+
+
+def test_a_table_written_as_get_games_lists_it_is_that_table():
+    as_hong_kong = TAIWAN.with_description(written(HONG_KONG))
+    assert written(as_hong_kong) == written(HONG_KONG) and as_hong_kong.id == "taiwan"
+    assert TAIWAN.with_description({}) is TAIWAN
+    locks = TAIWAN.with_description({"pass_locks": True, "winner_multipliers": {"green_dragon_finish": 10}})
+    assert (locks.pass_locks, locks.green_dragon_finish, locks.monster_finish) == (True, 10, 2)
+    assert written(locks) == {**written(TAIWAN), "pass_locks": True,
+                              "winner_multipliers": {**written(TAIWAN)["winner_multipliers"], "green_dragon_finish": 10}}  # fmt: skip  # two lines
+
+
+def test_a_table_written_wrong_is_refused_naming_each_place():
+    wrong = {"suit_order": ["x", "c", "d", "h"], "straights": ["A2346"], "colour": "red",
+             "winner_multipliers": {"per_two_finish": 3, "per_three": 2}}  # fmt: skip  # two lines
+    with pytest.raises(InvalidInputError) as refused:
+        TAIWAN.with_description(wrong)
+    assert [(p.path, p.params["case"]) for p in refused.value.problems] == [
+        (("rules", "suit_order"), "value"),
+        (("rules", "straights"), "value"),
+        (("rules", "colour"), "unknown"),
+        (("rules", "winner_multipliers", "per_three"), "unknown"),
+    ]
+
+
+def test_multipliers_that_could_make_a_payment_inexact_are_refused():
+    """The worst payment at the house table: a loser with 13 cards (x4), four 2s (x16) and a monster (x2)
+    against a grand slam (x2) finished with the 3 of clubs (x2) and a green dragon (one 2, x2, x20):
+    128 x 160. Three such payments at the largest base stay under 2^53, and so must every table's."""
+    assert largest_multiplier(TAIWAN) == 128 * 160
+    assert largest_multiplier(HONG_KONG) == 4
+    assert MAX_BASE * HAND_SIZE * 3 * MAX_MULTIPLIER < EXACT <= MAX_BASE * HAND_SIZE * 3 * (MAX_MULTIPLIER + 1)
+    most = HONG_KONG.with_parameters(cards_left_tiers=cards_left_tiers([(1, MAX_MULTIPLIER)]))
+    assert largest_multiplier(most) == MAX_MULTIPLIER
+    with pytest.raises(InvalidInputError) as refused:
+        HONG_KONG.with_parameters(cards_left_tiers=cards_left_tiers([(1, MAX_MULTIPLIER + 1)]))
+    assert [(p.path, p.params) for p in refused.value.problems] == [
+        (("rules",), {"case": "exact", "most": MAX_MULTIPLIER + 1, "limit": MAX_MULTIPLIER})
+    ]

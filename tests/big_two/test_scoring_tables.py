@@ -38,6 +38,8 @@ def loser_factors_as_before(cards, rules):
 
 
 def random_rules(rng: random.Random):
+    """A table with random loser multipliers and none for the winner (a loser's factors do not depend on them,
+    and a table's multipliers together must keep every payment exact)."""
     bounds = sorted(rng.sample(range(1, 14), rng.randint(0, 4)), reverse=True)
     tiers = tuple(CardsLeftTier(least, rng.randint(1, 9), f"{least}+") for least in bounds)
     return replace(
@@ -46,6 +48,11 @@ def random_rules(rng: random.Random):
         cards_left_tiers=(*tiers, CardsLeftTier(0, rng.randint(1, 3), "0+")),
         two_held=rng.randint(1, 5),
         monster_held=rng.randint(1, 5),
+        grand_slam=1,
+        three_of_clubs_finish=1,
+        two_finish=1,
+        monster_finish=1,
+        green_dragon_finish=1,
     )
 
 
@@ -81,7 +88,7 @@ def test_a_rule_set_whose_tiers_leave_a_count_out_is_refused_naming_them():
     with pytest.raises(InvalidInputError) as refused:
         replace(TAIWAN, id="gap", cards_left_tiers=(CardsLeftTier(5, 2, "5+"),))
     assert [(p.path, p.code, p.params["case"]) for p in refused.value.problems] == [
-        (("rules", "cards_left_tiers"), "inconsistent_rules", "tiers")
+        (("rules", "loser_multipliers", "cards_left"), "inconsistent_rules", "tiers")
     ]
 
 
@@ -133,9 +140,11 @@ def test_the_winners_factors_as_before():
     rng = random.Random("winner")
     plays = [classify(cards).hand for cards in finishing_plays(rng)]
     assert {hand.category for hand in plays} == {c.value for c in TAIWAN.ladder.allowed}  # the house rules' plays
-    for rules in (TAIWAN, *(random_rules(rng) for _ in range(5))):
-        rules = replace(rules, grand_slam=rng.randint(1, 9), three_of_clubs_finish=rng.randint(1, 9),
-                        two_finish=rng.randint(1, 5), monster_finish=rng.randint(1, 9))  # fmt: skip
+    no_loser_multiplier = replace(TAIWAN, cards_left_tiers=(CardsLeftTier(0, 1, "0+"),), two_held=1, monster_held=1)
+    # random winner multipliers, without the loser's: together they must keep every payment exact
+    randoms = [replace(no_loser_multiplier, grand_slam=rng.randint(1, 9), three_of_clubs_finish=rng.randint(1, 9),
+                       two_finish=rng.randint(1, 5), monster_finish=rng.randint(1, 4)) for _ in range(5)]  # fmt: skip
+    for rules in (TAIWAN, *randoms):
         for hand in plays:
             for grand_slam in (False, True):
                 found = winner_multiplier_factors(hand, grand_slam, rules)

@@ -122,7 +122,9 @@ class ProblemCode(StrEnum):
     UNKNOWN_ACTION_TYPE = "unknown_action_type"
     JOKER_NOT_ALLOWED = "joker_not_allowed"
     INCONSISTENT_RULES = "inconsistent_rules"
-    FIRST_PLAY_WITH_TABLE = "first_play_with_table"
+    FIRST_LEAD_WITH_TABLE = "first_lead_with_table"  # the game's first lead asked about with a table to beat
+    SEAT_NEEDED = "seat_needed"  # a table's seat without the player's own: whose turn came back is unknown
+    STATE_NEEDED = "state_needed"  # the table's rules make the answer depend on a state the request left out
 
 
 class ActionType(StrEnum):

@@ -34,6 +34,8 @@ class GameState:
     cards_left: tuple[int, ...]  # per seat
     hands: tuple[tuple[Card, ...], ...]  # per seat, Big Two order
     actions_replayed: int  # the legal actions applied
+    first_lead: bool  # no card played yet, and the holder of the lowest card opens (no leader named)
+    locked_out: tuple[int, ...]  # seats that passed in this trick and take no further part in it
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +145,7 @@ class _Replay:
         lowest = self.ladder.lowest_card
         self.turn: int | None = next(s for s, hand in enumerate(dealt) if lowest in hand) if leader is None else leader
         # the game's first play must hold the lowest card, where the table says so and no leader is named
+        self.opened_by_lowest_card = leader is None
         self.lowest_card_due = rules.first_play_has_lowest_card and leader is None
         self.table: HandValue | None = None
         self.table_seat: int | None = None
@@ -237,6 +240,8 @@ class _Replay:
             cards_left=tuple(len(hand) for hand in hands),
             hands=hands,
             actions_replayed=self.replayed,
+            first_lead=self.first_player is None and self.opened_by_lowest_card,
+            locked_out=tuple(sorted(self.out)),
         )
 
     def score(self, base: int) -> GameScore:

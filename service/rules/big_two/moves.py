@@ -23,7 +23,7 @@ from service.rules.big_two.common import (
 from service.rules.big_two.compare import judge
 from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.cards import JOKER, Card, Suit, card_texts, repeated
-from service.rules.errors import InvalidInputError, Violation, problem, quoted, violation
+from service.rules.errors import InputProblem, InvalidInputError, Violation, problem, quoted, violation
 from service.rules.hand_value import HandValue
 
 
@@ -72,36 +72,59 @@ class MoveResult:
     wins: bool = False  # the play emptied the hand: the game is over
 
 
+def state_problems(rules: BigTwoRules, first_lead: bool | None, passed: bool | None) -> list[InputProblem]:
+    """A problem for each state of the turn the table's rules make matter that the question left out (None):
+    whether this is the game's first lead (where it must hold the lowest card), whether the player has passed
+    in this trick (where a pass locks)."""
+    found = []
+    if first_lead is None and rules.first_play_has_lowest_card:
+        found.append(_state_needed("first_lead", "first_play_has_lowest_card"))
+    if passed is None and rules.pass_locks:
+        found.append(_state_needed("passed", "pass_locks"))
+    return found
+
+
+def _state_needed(state: str, parameter: str) -> InputProblem:
+    return problem(DOMAIN, (state,), ProblemCode.STATE_NEEDED, case=state, parameter=parameter)
+
+
 def validate_move(
     hand: Sequence[Card],
     table: Sequence[Card] | None,
     action: Action,
     rules: BigTwoRules = TAIWAN,
     *,
-    first_play: bool = False,
-    passed: bool = False,
+    first_lead: bool | None = None,
+    passed: bool | None = None,
+    table_seat: int | None = None,
+    seat: int | None = None,
 ) -> MoveResult:
     """Is ``action`` legal for a player holding ``hand`` with ``table`` to beat (None when leading), at a table
-    of ``rules``? ``first_play``: this is the game's first play (``rules.first_play_has_lowest_card``);
-    ``passed``: the player has passed in this trick (``rules.pass_locks``).
+    of ``rules``? ``first_lead``: this is the game's first lead (``rules.first_play_has_lowest_card``);
+    ``passed``: the player has passed in this trick (``rules.pass_locks``). Each is needed where the table's
+    rules make it matter and read as False elsewhere. ``table_seat``: who made the play on the table; when it
+    is the player's own ``seat``, everyone else passed and the player leads again (as in ``list_plays``).
 
-    A hand outside 1-13 cards, a joker anywhere, or a game's first play onto a table cannot be judged
-    (InvalidInputError at ``("hand",)``, the joker's path or ``("first_play",)``); every rule problem of
-    well-formed input is its own Violation.
+    A hand outside 1-13 cards, a joker anywhere, the game's first lead onto a table, or a state the rules need
+    left out cannot be judged (InvalidInputError at ``("hand",)``, the joker's path, ``("table",)``, or the
+    state's name); every rule problem of well-formed input is its own Violation.
     """
     held = tuple(hand)
     shown = () if table is None else tuple(table)
     problems = []
     if JOKER in held or JOKER in shown or JOKER in action.cards:
-        problems = _joker_problems(
+        problems += _joker_problems(
             [(("hand", i), c) for i, c in enumerate(held)]
             + [(("table", i), c) for i, c in enumerate(shown)]
             + [(("action", "cards", i), c) for i, c in enumerate(action.cards)]
         )
     if not 1 <= len(held) <= HAND_SIZE:
         problems.insert(0, problem(DOMAIN, ("hand",), ProblemCode.WRONG_CARD_COUNT, case="hand", count=len(held)))
-    if first_play and table is not None:
-        problems.append(problem(DOMAIN, ("first_play",), ProblemCode.FIRST_PLAY_WITH_TABLE))
+    if first_lead and table is not None:
+        problems.append(problem(DOMAIN, ("table",), ProblemCode.FIRST_LEAD_WITH_TABLE))
+    problems += state_problems(rules, first_lead, passed)
+    if table_seat is not None and seat is None:
+        problems.append(problem(DOMAIN, ("seat",), ProblemCode.SEAT_NEEDED))
     if problems:
         raise InvalidInputError(problems)
     violations: list[Violation] = []
@@ -116,10 +139,12 @@ def validate_move(
             violations.append(violation(DOMAIN, MoveViolation.INVALID_TABLE, rules.ladder.sort(shown), reasons=reasons))
     violations.extend(_deck_problems(held, shown, rules))
     turn = (
-        Turn(first_play and rules.first_play_has_lowest_card, passed and rules.pass_locks)
-        if first_play or passed
+        Turn(bool(first_lead) and rules.first_play_has_lowest_card, bool(passed) and rules.pass_locks)
+        if first_lead or passed
         else _FREE
     )
+    if table_seat is not None and table_seat == seat:  # the trick came back to its last player: a new lead
+        return _judge_move(rules.ladder.sort(held), True, None, action, violations, rules, turn)
     return _judge_move(rules.ladder.sort(held), table is None, on_table, action, violations, rules, turn)
 
 

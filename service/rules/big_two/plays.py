@@ -32,7 +32,7 @@ from service.rules.big_two.common import (
     Combination,
     ProblemCode,
 )
-from service.rules.big_two.moves import Turn, legal_play_values
+from service.rules.big_two.moves import Turn, legal_play_values, state_problems
 from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, problem
@@ -43,9 +43,7 @@ class PlaysProblem(StrEnum):
     """Codes of the impossible situations ``list_plays`` refuses (besides ``common.ProblemCode``'s)."""
 
     TABLE_NOT_A_PLAY = "table_not_a_play"
-    FIRST_LEAD_WITH_TABLE = "first_lead_with_table"
     FIRST_LEAD_HAND = "first_lead_hand"
-    SEAT_NEEDED = "seat_needed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,19 +84,21 @@ def list_plays(
     *,
     table_seat: int | None = None,
     seat: int | None = None,
-    first_lead: bool = False,
-    passed: bool = False,
+    first_lead: bool | None = None,
+    passed: bool | None = None,
     rules: BigTwoRules = TAIWAN,
 ) -> PlayList:
     """Every legal play from ``hand`` this turn at a table of ``rules``, in canonical order (module docstring).
-    ``passed``: the player has passed in this trick, which locks it out where the table says so."""
+    ``first_lead``: this is the game's first lead; ``passed``: the player has passed in this trick, which locks
+    it out where the table says so. Each is needed where the table's rules make it matter (``state_needed``)
+    and read as False elsewhere."""
     held, shown = tuple(hand), () if table is None else tuple(table)
-    _check(held, table, shown, table_seat, seat, first_lead, rules)
+    _check(held, table, shown, table_seat, seat, first_lead, passed, rules)
     on_table = None if table is None else classify(shown, rules).hand
     if on_table is not None and table_seat is not None and table_seat == seat:
         on_table = None  # the trick came back to its last player: a new lead
     # strength's first number is the ladder's rung, so sorting by it orders the groups too
-    turn = Turn(first_lead and rules.first_play_has_lowest_card, passed and rules.pass_locks)
+    turn = Turn(bool(first_lead) and rules.first_play_has_lowest_card, bool(passed) and rules.pass_locks)
     found = legal_play_values(held, None if on_table is None else shown, rules, turn)
     key = rules.ladder.key
     found.sort(key=lambda f: (f[1].strength, [key[c] for c in f[0]]))
@@ -118,7 +118,8 @@ def _check(
     shown: tuple[Card, ...],
     table_seat: int | None,
     seat: int | None,
-    first_lead: bool,
+    first_lead: bool | None,
+    passed: bool | None,
     rules: BigTwoRules,
 ) -> None:
     located = [(("hand", i), c) for i, c in enumerate(held)] + [(("table", "cards", i), c) for i, c in enumerate(shown)]
@@ -129,17 +130,20 @@ def _check(
         problem(DOMAIN, path, ProblemCode.JOKER_NOT_ALLOWED, case="big_two") for path, c in located if c.is_joker
     ]
     problems += find_duplicates([(path, c) for path, c in located if not c.is_joker])
+    problems += state_problems(rules, first_lead, passed)
     for name, value in (("seat", seat), ("table_seat", table_seat)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEATS):
             where = ("seat",) if name == "seat" else ("table", "seat")
             problems.append(problem(DOMAIN, where, ProblemCode.INVALID_SEAT, value=repr(value)))
     if table_seat is not None and seat is None:
-        problems.append(problem(DOMAIN, ("seat",), PlaysProblem.SEAT_NEEDED))
+        problems.append(problem(DOMAIN, ("seat",), ProblemCode.SEAT_NEEDED))
     if first_lead:
         if table is not None:
-            problems.append(problem(DOMAIN, ("table",), PlaysProblem.FIRST_LEAD_WITH_TABLE))
+            problems.append(problem(DOMAIN, ("table",), ProblemCode.FIRST_LEAD_WITH_TABLE))
         if len(held) != HAND_SIZE or rules.ladder.lowest_card not in held:
-            problems.append(problem(DOMAIN, ("hand",), PlaysProblem.FIRST_LEAD_HAND))
+            problems.append(
+                problem(DOMAIN, ("hand",), PlaysProblem.FIRST_LEAD_HAND, card=rules.ladder.lowest_card.text)
+            )
     if problems:
         raise InvalidInputError(problems)
     if table is not None:

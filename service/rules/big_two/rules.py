@@ -23,6 +23,14 @@ from service.rules.errors import InputProblem, InvalidInputError, problem
 
 DIGEST_LENGTH = 16  # hex digits of SHA-256, as OfcRules.digest
 
+MAX_BASE = 10**9
+"""The largest base a game may be scored at."""
+EXACT = 2**53
+"""Every payment and the winner's sum stay below this, so that they are exact in every JSON client (a double)."""
+MAX_MULTIPLIER = (EXACT - 1) // (MAX_BASE * HAND_SIZE * 3)
+"""The largest loser multiplier x winner multiplier a table may reach: the winner's sum of three payments of
+base x 13 cards x that stays exact at ``MAX_BASE``."""
+
 FIVE_CARD_PLAYS = (
     Combination.STRAIGHT,
     Combination.FLUSH,
@@ -133,6 +141,28 @@ class BigTwoRules:
             raise InvalidInputError([_inconsistent(name, "unknown") for name in unknown])
         return replace(self, **changes) if changes else self
 
+    def with_description(self, described: Mapping[str, Any]) -> BigTwoRules:
+        """These rules with the parameters in ``described`` replaced, each written as ``describe()`` writes it
+        (any of them; a multipliers' object with any of its own): how a request states its table's rules."""
+        changes: dict[str, Any] = {}
+        problems: list[InputProblem] = []
+        unknown = [(name,) for name in described if (name,) not in _KNOWN_PLACES]
+        for group in _GROUPS:
+            unknown += [(group, name) for name in described.get(group, {}) if (group, name) not in _KNOWN_PLACES]
+        for name, place in _PLACES.items():
+            found = _written(described, place)
+            if found is _ABSENT:
+                continue
+            try:
+                changes[name] = _READERS.get(name, _same)(found)
+            except (ValueError, KeyError, TypeError):
+                problems.append(_inconsistent(name, "value"))
+        problems += [problem(DOMAIN, ("rules", *place), ProblemCode.INCONSISTENT_RULES, case="unknown",
+                             parameter=".".join(place)) for place in unknown]  # fmt: skip  # two lines
+        if problems:
+            raise InvalidInputError(problems)
+        return self.with_parameters(**changes)
+
     def describe(self) -> dict[str, Any]:
         """Every parameter, as JSON: what ``GET /v1/games`` lists and what ``digest`` hashes."""
         return {
@@ -164,10 +194,70 @@ class BigTwoRules:
 
 
 _PARAMETERS = frozenset(f.name for f in fields(BigTwoRules) if f.init and f.name != "id")
+_GROUPS = ("loser_multipliers", "winner_multipliers")
+_PLACES: dict[str, tuple[str, ...]] = {
+    **{name: (name,) for name in _PARAMETERS},
+    "cards_left_tiers": ("loser_multipliers", "cards_left"),
+    "two_held": ("loser_multipliers", "per_two_held"),
+    "monster_held": ("loser_multipliers", "monster_held"),
+    "grand_slam": ("winner_multipliers", "grand_slam"),
+    "three_of_clubs_finish": ("winner_multipliers", "three_of_clubs_finish"),
+    "two_finish": ("winner_multipliers", "per_two_finish"),
+    "monster_finish": ("winner_multipliers", "monster_finish"),
+    "green_dragon_finish": ("winner_multipliers", "green_dragon_finish"),
+}
+"""Each parameter's place in ``describe()``: where a request writes it and where a refusal names it."""
+_KNOWN_PLACES = {*_PLACES.values(), *((group,) for group in _GROUPS)}
+_RUNS = {rank_text(run): run for run in CYCLIC_RUNS}
+_ABSENT = object()
+
+
+def _written(described: Mapping[str, Any], place: tuple[str, ...]) -> Any:
+    """The value written at ``place`` (a name, or a group and a name), or ``_ABSENT``."""
+    found: Any = described
+    for name in place:
+        found = found.get(name, _ABSENT)
+        if found is _ABSENT:
+            break
+    return found
+
+
+def _combinations(values: Sequence[str]) -> tuple[Combination, ...]:
+    return tuple(map(Combination, values))
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+_READERS: dict[str, Any] = {
+    "suit_order": lambda values: tuple(map(Suit, values)),
+    "plays": _combinations,
+    "five_card_order": _combinations,
+    "monsters": _combinations,
+    "straights": lambda texts: tuple(map(_RUNS.__getitem__, texts)),
+    "straight_suit_card": StraightSuitCard,
+    "flush_order": FlushOrder,
+    "cards_left_tiers": lambda tiers: cards_left_tiers([(t["at_least"], t["multiplier"]) for t in tiers]),
+}
+"""How ``with_description`` reads a parameter written as ``describe()`` writes it (any other: as it is)."""
 
 
 def _inconsistent(parameter: str, case: str) -> InputProblem:
-    return problem(DOMAIN, ("rules", parameter), ProblemCode.INCONSISTENT_RULES, case=case, parameter=parameter)
+    place = _PLACES.get(parameter, (parameter,))
+    return problem(DOMAIN, ("rules", *place), ProblemCode.INCONSISTENT_RULES, case=case, parameter=".".join(place))
+
+
+def largest_multiplier(rules: BigTwoRules) -> int:
+    """The most a loser multiplier x the winner multiplier can be at this table (or a little more): a loser
+    keeps up to four 2s and a monster; a last play holds up to four 2s with a monster (2222 and a kicker, the
+    3 of clubs), or is a dragon, which holds one 2."""
+    loser = max((t.multiplier for t in rules.cards_left_tiers), default=1) * rules.two_held**4 * rules.monster_held
+    finish = max(
+        rules.two_finish**4 * rules.monster_finish,
+        rules.two_finish * max(rules.monster_finish, rules.green_dragon_finish),
+    )
+    return loser * rules.grand_slam * rules.three_of_clubs_finish * finish
 
 
 def _inconsistencies(rules: BigTwoRules) -> list[InputProblem]:
@@ -185,13 +275,17 @@ def _inconsistencies(rules: BigTwoRules) -> list[InputProblem]:
         found.append(_inconsistent("cards_left_tiers", "tiers"))
     multipliers = ("two_held", "monster_held", "grand_slam", "three_of_clubs_finish", "two_finish",
                    "monster_finish", "green_dragon_finish")  # fmt: skip  # a list of names, a few to a line
-    return found + [_inconsistent(name, "multiplier") for name in multipliers if getattr(rules, name) < 1]
+    found += [_inconsistent(name, "multiplier") for name in multipliers if getattr(rules, name) < 1]
+    if found or largest_multiplier(rules) <= MAX_MULTIPLIER:
+        return found
+    return [problem(DOMAIN, ("rules",), ProblemCode.INCONSISTENT_RULES, case="exact",
+                    most=largest_multiplier(rules), limit=MAX_MULTIPLIER)]  # fmt: skip  # two lines
 
 
 def _play_inconsistencies(rules: BigTwoRules) -> list[InputProblem]:
     """The plays, then the five-card order against them, then the monsters against that order: each list is
     checked against the one it must agree with only when that one is consistent itself."""
-    if not _distinct(rules.plays, within=SHORT_PLAYS + FIVE_CARD_PLAYS):
+    if not _distinct(rules.plays, within=SHORT_PLAYS + FIVE_CARD_PLAYS) or Combination.SINGLE not in rules.plays:
         return [_inconsistent("plays", "plays")]
     five_card_plays = [c for c in rules.plays if c in FIVE_CARD_PLAYS]
     if not _distinct(rules.five_card_order, within=five_card_plays) or len(rules.five_card_order) != len(
