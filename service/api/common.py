@@ -18,7 +18,7 @@ from service.api.errors import ApiProblem
 from service.api.limits import check_json_depth, read_body, too_deep
 from service.api.loading import fast_load
 from service.api.response import ServiceResponse
-from service.api.schema import CardField, CardList, StrictBoolean, StrictInteger, StrictSchema, card_list  # noqa: F401 - re-exported
+from service.api.schema import CardField, CardList, OneOfShapes, StrictBoolean, StrictInteger, StrictSchema, card_list  # noqa: F401 - re-exported
 from service.rules.cards import Card, card_texts  # noqa: F401 - card_texts re-exported for the games' answers
 from service.rules.errors import Violation, quoted
 from service.rules.hand_value import HandValue
@@ -29,7 +29,8 @@ from service.rules.hand_value import HandValue
 # declared bounds are gathered once into a plan; ``check_list_lengths`` walks the body along it and refuses the
 # first list longer than its maximum with that field's own Length message, in time independent of its length.
 
-# A plan entry: ("list", its Length or None, the entry of its items or None) or ("object", {data key: entry}).
+# A plan entry: ("list", its Length or None, the entry of its items or None), ("object", {data key: entry}) or
+# ("shapes", {JSON type: entry or None}).
 Plan = dict[str, Any]
 
 
@@ -43,6 +44,8 @@ def _maximum(length: validate.Length) -> int:
 
 
 def _field_plan(field: fields.Field[Any]) -> tuple[Any, ...] | None:
+    if isinstance(field, OneOfShapes):
+        return "shapes", {kind: _field_plan(shape) for kind, shape in field.shapes.items()}
     if isinstance(field, fields.List):
         lengths = [v for v in field.validators if isinstance(v, validate.Length) and _most(v) is not None]
         return "list", (lengths[0] if lengths else None), _field_plan(field.inner)
@@ -64,6 +67,11 @@ def length_plan(schema: Schema) -> Plan:
 
 
 def _check(value: Any, entry: tuple[Any, ...], found: dict[Any, Any], key: Any) -> None:
+    if entry[0] == "shapes":
+        shape = entry[1].get(type(value))
+        if shape is not None:
+            _check(value, shape, found, key)
+        return
     inner: dict[Any, Any] = {}
     if entry[0] == "list" and type(value) is list:
         _, length, item = entry
@@ -88,6 +96,9 @@ def _pruned(value: Any, entry: tuple[Any, ...]) -> Any:
     """``value`` with every list beyond its maximum emptied (a copy along the plan only): that list's own
     error replaces whatever its items would give (``_merged``), so its items are not loaded at all, and the
     schema still reports every other field."""
+    if entry[0] == "shapes":
+        shape = entry[1].get(type(value))
+        return value if shape is None else _pruned(value, shape)
     if entry[0] == "list" and type(value) is list:
         _, length, item = entry
         if length is not None and len(value) > _maximum(length):

@@ -21,6 +21,7 @@ It reads inline what it knows how a field class reads (its ``_deserialize``, ``_
   (``ListBoundBy.bounds_by``);
 - any ``fields.Nested`` of one object;
 - a value among declared ones (``ExactValues``), an enum's member by its value or its name (``fields.Enum``);
+- a value of one of a few JSON shapes, each read as its own field reads it (``OneOfShapes``);
 - the common validators as comparisons (Length, an inclusive Range, OneOf), any other called.
 
 A field of another class (or a subclass that reads otherwise) is read by its own ``deserialize``: still
@@ -36,7 +37,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.utils import missing
 
-from service.api.schema import CardField, CardList, ExactValues, ListBoundBy, StrictBoolean, StrictInteger
+from service.api.schema import CardField, CardList, ExactValues, ListBoundBy, OneOfShapes, StrictBoolean, StrictInteger
 
 Reader = Callable[[Any], Any]
 """Reads a whole request body: what ``Schema.load`` answers, or ``Decline``."""
@@ -83,6 +84,7 @@ _INLINED = {
     fields.Nested._deserialize,
     ExactValues._deserialize,
     fields.Enum._deserialize,
+    OneOfShapes._deserialize,
 }
 
 
@@ -228,6 +230,11 @@ def _value(source: _Source, field: fields.Field[Any], var: str, parent: str, dep
         source.add(depth, f"{var} = {_object(source, field.schema, var, depth)}")
     elif isinstance(field, ExactValues):
         source.decline_if(depth, f"{var} not in {source.bind(field.values, 'values')}.get(type({var}), ())")
+    elif isinstance(field, OneOfShapes):  # each shape by its JSON type, read as its field reads it
+        for i, (kind, shape) in enumerate(field.shapes.items()):
+            source.add(depth, f"{'if' if i == 0 else 'elif'} type({var}) is {source.bind(kind, 'kind')}:")
+            _value(source, shape, var, parent, depth + 1)
+        source.add(depth, "else:", "    raise Decline")
     elif isinstance(field, fields.Enum):  # a member by its value (a string), or by its name
         members = {m.value: m for m in field.enum} if field.by_value else dict(field.enum.__members__)
         source.add(depth, f"{var} = {source.bind(members, 'members')}[{var}]")
@@ -245,6 +252,8 @@ def inlined(field: fields.Field[Any]) -> bool:
         return type(field.field) is fields.String and (
             not field.by_value or all(type(m.value) is str for m in field.enum)
         )
+    if isinstance(field, OneOfShapes):
+        return all(inlined(shape) and not shape.allow_none for shape in field.shapes.values())
     return not isinstance(field, fields.Nested) or (not field.many and isinstance(field.schema, Schema))
 
 

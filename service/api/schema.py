@@ -110,6 +110,29 @@ class ExactValues(fields.Field[Any]):
         raise ValidationError(self.message)
 
 
+class OneOfShapes(fields.Field[Any]):
+    """A value written in one of a few JSON shapes, each read by a field of its own: ``shapes`` maps a JSON
+    type (``list``, ``dict``) to that field (a Big Two table, as its cards or as ``{"cards", "seat"}``). Any
+    other type is refused as a Nested field refuses a non-object."""
+
+    default_error_messages = {"type": fields.Nested.default_error_messages["type"]}
+
+    def __init__(self, shapes: Mapping[type, fields.Field[Any]], **kwargs: Any):
+        super().__init__(**kwargs)
+        self.shapes = dict(shapes)
+
+    def _bind_to_schema(self, field_name: str, parent: Any) -> None:
+        super()._bind_to_schema(field_name, parent)
+        for shape in self.shapes.values():  # a Nested shape finds its schema's context through its parent
+            shape._bind_to_schema(field_name, parent)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        shape = self.shapes.get(type(value))
+        if shape is None:
+            raise self.make_error("type")
+        return shape.deserialize(value, attr, data, **kwargs)
+
+
 class StrictSchema(Schema):
     """Unknown fields are errors (the marshmallow default, stated here so no schema relaxes it).
 

@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields
 
 from service.api.limits import MAX_JSON_DEPTH
 from service.api.loading import fast_load, inlined
-from service.api.schema import CardField, ExactValues
+from service.api.schema import CardField, ExactValues, OneOfShapes
 from service.rules.games import GAMES
 from tests.conftest import ROOT
 
@@ -147,13 +147,19 @@ def fields_within(schema: Schema) -> list[fields.Field]:
     """Every field of ``schema``, of the schemas it nests and of their lists' items."""
     found = []
     for field in schema.load_fields.values():
-        while True:
-            found.append(field)
-            if not isinstance(field, fields.List):
-                break
-            field = field.inner
-        if isinstance(field, fields.Nested):
-            found += fields_within(field.schema)
+        found += fields_of(field)
+    return found
+
+
+def fields_of(field: fields.Field) -> list[fields.Field]:
+    """``field``, its list's items, each of its shapes and the fields of the schemas they nest."""
+    found = [field]
+    if isinstance(field, fields.List):
+        found += fields_of(field.inner)
+    elif isinstance(field, OneOfShapes):
+        found += [f for shape in field.shapes.values() for f in fields_of(shape)]
+    elif isinstance(field, fields.Nested):
+        found += fields_within(field.schema)
     return found
 
 
@@ -175,6 +181,8 @@ def declared_depth(node: Any) -> int:
         return declared_depth(node.schema)
     if isinstance(node, fields.List):
         return 1 + declared_depth(node.inner)
+    if isinstance(node, OneOfShapes):
+        return max(declared_depth(shape) for shape in node.shapes.values())
     if isinstance(node, SCALAR_FIELDS):  # (ExactValues: the OFC round, an int or "fantasyland")
         return 0
     raise AssertionError(f"{type(node).__name__}: say how deep a value of this field may nest")

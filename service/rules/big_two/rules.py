@@ -146,7 +146,7 @@ class BigTwoRules:
         (any of them; a multipliers' object with any of its own): how a request states its table's rules."""
         changes: dict[str, Any] = {}
         problems: list[InputProblem] = []
-        unknown = [(name,) for name in described if (name,) not in _KNOWN_PLACES]
+        unknown: list[tuple[str, ...]] = [(name,) for name in described if (name,) not in _KNOWN_PLACES]
         for group in _GROUPS:
             unknown += [(group, name) for name in described.get(group, {}) if (group, name) not in _KNOWN_PLACES]
         for name, place in _PLACES.items():
