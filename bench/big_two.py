@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 
 from bench import common  # noqa: E402
 from bench.common import Endpoint, heading, rate, ratio_text, say, table  # noqa: E402
-from service.rules.big_two import validate_game  # noqa: E402
+from service.rules.big_two import TAIWAN, BigTwoRules, validate_game  # noqa: E402
 from tests.big_two.players import PlayedGame, deal, play_random_game  # noqa: E402
 
 CLASSIFY_PATH = "/v1/big-two/plays/classify"
@@ -30,10 +30,11 @@ BASE = 10
 CLASSIFY_BODY = {"cards": ["9h", "Th", "Jh", "Qh", "Kh"]}
 
 
-def recorded_game(seed: int, candidates: int) -> PlayedGame:
-    """The longest of ``candidates`` random legal games (fixed seed): a whole 52-card deal replayed to the end."""
+def recorded_game(seed: int, candidates: int, rules: BigTwoRules = TAIWAN) -> PlayedGame:
+    """The longest of ``candidates`` random legal games (fixed seed) at a table of ``rules``: a whole 52-card
+    deal replayed to the end."""
     rng = random.Random(seed)
-    games = [play_random_game(rng, deal(rng)) for _ in range(candidates)]
+    games = [play_random_game(rng, deal(rng), rules=rules) for _ in range(candidates)]
     return max(games, key=lambda g: len(g.actions))
 
 

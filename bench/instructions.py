@@ -2,7 +2,7 @@
 of a request's cost that a shared, noisy machine does not move, for telling a change to the request path
 apart from the noise that scatters ``floor.py``'s windows by 0.1-0.4.
 
-    .venv/bin/python bench/instructions.py [--only LABEL] [--count N] [--layer parse [--gunicorn-body]]
+    .venv/bin/python bench/instructions.py [--only LABEL] [--count N] [--rule-set ID] [--layer parse [--gunicorn-body]]
 
 Each endpoint (``floor.py``'s, served by the service) runs ``--count`` whole WSGI requests, built as
 ``request_cost.py`` builds them, in a Python of its own under ``valgrind --tool=callgrind``, and a baseline
@@ -11,6 +11,10 @@ every cache a request fills is full before counting), and an endpoint's instruct
 its process's total minus the baseline's, over the count. Hash randomisation is off (``PYTHONHASHSEED``)
 so the same code gives the same count; what still varies (a request id's random bytes) is a small share of
 a request's count.
+
+``--rule-set hong-kong`` adds each Big Two endpoint again at that rule set (its label says so; the same
+body naming it, with the turn's state the rule set needs, and for the record a game played at that table),
+so that two rule sets are counted side by side in one run.
 
 ``--layer parse`` counts the server's side of the same requests instead: what a worker thread does before
 the app (``service/gunicorn_worker.py``: gunicorn's parser over the buffered request, the body handed over
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import re
 import subprocess
@@ -40,16 +45,46 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import LOOPBACK, table  # noqa: E402
-from bench.floor import Target, targets  # noqa: E402
+from bench.floor import Target, example, targets  # noqa: E402
 
 BASELINE = "(baseline)"
 WARM_UP = 5  # requests of every endpoint before counting, in every process alike
 _COLLECTED = re.compile(rb"^==\d+== Collected : (\d+)$", re.MULTILINE)
 
 
-def measured(only: str) -> list[Target]:
-    """The service's endpoints of floor.py that ``--only`` picks, /healthz always first."""
-    found = [t for t in targets() if t.server == "service" and (t.group == "healthz" or only in t.label)]
+def service_targets(rule_set: str | None = None) -> list[Target]:
+    """The service's endpoints of floor.py, Big Two's ``plays/legal`` besides, and each Big Two endpoint again
+    at ``rule_set`` when one is named."""
+    found = [t for t in targets() if t.server == "service"]
+    found.append(
+        Target("big-two plays/legal", "POST", "/v1/big-two/plays/legal", "service", example("bigTwoListLegalPlays"))
+    )
+    if rule_set:
+        found += [at_rule_set(t, rule_set) for t in found if t.path.startswith("/v1/big-two/")]
+    return found
+
+
+def at_rule_set(target: Target, rule_set: str) -> Target:
+    """``target``'s request naming ``rule_set``: its record a game played at that table, a question about one
+    turn with the turn's state (neither the game's first lead nor after a pass)."""
+    from bench.big_two import recorded_game, validate_body
+    from service.rules.big_two import RULE_SETS
+
+    assert target.body is not None
+    body, label = json.loads(target.body), target.label
+    if target.path.endswith("/games/validate"):
+        body = validate_body(recorded_game(20260922, 20, RULE_SETS[rule_set]))
+        label = re.sub(r"\(\d+ actions\)", f"({len(body['actions'])} actions)", label)
+    if target.path.endswith(("/moves/validate", "/plays/legal")):
+        body.update(first_lead=False, passed=False)
+    body["rule_set"] = rule_set
+    encoded = json.dumps(body, separators=(",", ":")).encode()
+    return Target(f"{label} [{rule_set}]", target.method, target.path, target.server, encoded)
+
+
+def measured(only: str, rule_set: str | None = None) -> list[Target]:
+    """The endpoints that ``--only`` picks, /healthz always first."""
+    found = [t for t in service_targets(rule_set) if t.group == "healthz" or only in t.label]
     return sorted(found, key=lambda t: t.group != "healthz")
 
 
@@ -72,14 +107,14 @@ def rows(figures: dict[str, float]) -> list[list[str]]:
     return [[label, f"{n:,.0f}", f"{n - healthz:+,.0f}", f"{healthz / n:.2f}x"] for label, n in figures.items()]
 
 
-def app_requests() -> Callable[[Target], None]:
+def app_requests(rule_set: str | None) -> Callable[[Target], None]:
     """A whole WSGI request of the app, in process."""
     from bench.request_cost import environ_for
     from service.api import create_app
 
     app = create_app()
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the access log, as under gunicorn, kept out of the pipe
-    environs = {t.label: environ_for(t) for t in targets() if t.server == "service"}  # werkzeug's builder: once
+    environs = {t.label: environ_for(t) for t in service_targets(rule_set)}  # werkzeug's builder: once
 
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
         return None
@@ -95,7 +130,7 @@ def app_requests() -> Callable[[Target], None]:
     return request
 
 
-def parsed_requests(gunicorn_body: bool) -> Callable[[Target], bytes]:
+def parsed_requests(gunicorn_body: bool, rule_set: str | None) -> Callable[[Target], bytes]:
     """A worker thread's part before the app: the request parsed from the buffer the main loop filled, its
     body handed over (unless ``gunicorn_body``) and read whole as ``load_body`` reads it; the parser drains
     the previous request's body first, as it does on a kept-alive connection."""
@@ -105,7 +140,7 @@ def parsed_requests(gunicorn_body: bool) -> Callable[[Target], bytes]:
     from service.gunicorn_worker import _Buffered, _hand_over_body
 
     parser = http.get_parser(Config(), [], (LOOPBACK, 40000))
-    raw = {t.label: t.request() for t in targets() if t.server == "service"}
+    raw = {t.label: t.request() for t in service_targets(rule_set)}
 
     def request(t: Target) -> bytes:
         parser.unreader = _Buffered(raw[t.label])
@@ -117,10 +152,12 @@ def parsed_requests(gunicorn_body: bool) -> Callable[[Target], bytes]:
     return request
 
 
-def phase(label: str, count: int, layer: str = "app", gunicorn_body: bool = False) -> None:
+def phase(label: str, count: int, layer: str = "app", gunicorn_body: bool = False, rule_set: str | None = None) -> None:
     """Inside valgrind: the warm-up, then ``count`` requests of ``label`` (none for the baseline)."""
-    request: Callable[[Target], object] = app_requests() if layer == "app" else parsed_requests(gunicorn_body)
-    every = {t.label: t for t in targets() if t.server == "service"}
+    request: Callable[[Target], object] = (
+        app_requests(rule_set) if layer == "app" else parsed_requests(gunicorn_body, rule_set)
+    )
+    every = {t.label: t for t in service_targets(rule_set)}
     for t in every.values():
         for _ in range(WARM_UP):
             request(t)
@@ -129,12 +166,15 @@ def phase(label: str, count: int, layer: str = "app", gunicorn_body: bool = Fals
             request(every[label])
 
 
-def count_in_valgrind(label: str, count: int, layer: str = "app", gunicorn_body: bool = False) -> int:
+def count_in_valgrind(
+    label: str, count: int, layer: str = "app", gunicorn_body: bool = False, rule_set: str | None = None
+) -> int:
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="bench-instructions-"))
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
-         "--phase", label, "--count", str(count), "--layer", layer, *(["--gunicorn-body"] if gunicorn_body else [])],
+         "--phase", label, "--count", str(count), "--layer", layer, *(["--gunicorn-body"] if gunicorn_body else []),
+         *(["--rule-set", rule_set] if rule_set else [])],
         env=env, capture_output=True, check=False,
     )  # fmt: skip
     if done.returncode != 0:
@@ -154,15 +194,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="app: whole WSGI requests (default); parse: the worker thread's part before the app",
     )
     parser.add_argument("--gunicorn-body", action="store_true", help="with --layer parse: gunicorn's body reader")
+    parser.add_argument("--rule-set", help="each Big Two endpoint again at this rule set (hong-kong)")
     parser.add_argument("--phase", help=argparse.SUPPRESS)  # the process inside valgrind
     args = parser.parse_args(argv)
     if args.phase:
-        phase(args.phase, args.count, args.layer, args.gunicorn_body)
+        phase(args.phase, args.count, args.layer, args.gunicorn_body, args.rule_set)
         return 0
-    labels = [BASELINE, *(t.label for t in measured(args.only))]
+    labels = [BASELINE, *(t.label for t in measured(args.only, args.rule_set))]
     with ThreadPoolExecutor(args.jobs) as pool:
         totals = dict(zip(labels, pool.map(
-            lambda label: count_in_valgrind(label, args.count, args.layer, args.gunicorn_body), labels)))  # fmt: skip
+            lambda label: count_in_valgrind(label, args.count, args.layer, args.gunicorn_body, args.rule_set),
+            labels)))  # fmt: skip
     what = {"app": "whole request in process", "parse": "request parsed and its body read in a worker thread"}
     body = " (gunicorn's body reader)" if args.gunicorn_body else ""
     print(f"instructions per {what[args.layer]}{body} (callgrind, {args.count} requests each)")
