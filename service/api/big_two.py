@@ -138,9 +138,14 @@ def _described(rules: BigTwoRules, described: str) -> BigTwoRules:
     return rules.with_description(json.loads(described))
 
 
+def names_rules(body: dict[str, Any]) -> bool:
+    """Whether a loaded request named a rule set or rules of its own."""
+    return "rule_set" in body or "rules" in body
+
+
 def say_rules(body: dict[str, Any], rules: BigTwoRules, shaped: dict[str, Any]) -> dict[str, Any]:
     """The answer, naming the rules applied when the request named a rule set or rules of its own."""
-    if "rule_set" in body or "rules" in body:
+    if names_rules(body):
         shaped["rule_set"] = rules.id
         shaped["rules_digest"] = rules.digest
     return shaped
@@ -417,7 +422,8 @@ def plays_classify() -> Response:
 def plays_compare() -> Response:
     body = load_body(_compare)
     rules = table_rules(body)
-    table = body["table"] if type(body["table"]) is list else body["table"]["cards"]  # (its seat is not read)
+    table, _ = table_of(body["table"])  # (who made it does not change what beats it)
+    assert table is not None  # a required table, never null
     return answer(say_rules(body, rules, comparison(b2.compare(table, body["play"], rules))))
 
 
@@ -457,9 +463,8 @@ def games_score() -> Response:
 def games_validate() -> Response:
     body = load_body(_game_validate)
     rules = table_rules(body)
-    named = "rule_set" in body or "rules" in body
     record = b2.validate_game(body["base"], body["hands"], body["actions"], rules, body.get("leader"))
-    return answer(say_rules(body, rules, game_record(record, turn_state=named)))
+    return answer(say_rules(body, rules, game_record(record, turn_state=names_rules(body))))
 
 
 # --- plays/legal -------------------------------------------------------------------------------------

@@ -157,8 +157,7 @@ class BigTwoRules:
                 changes[name] = _READERS.get(name, _same)(found)
             except (ValueError, KeyError, TypeError):
                 problems.append(_inconsistent(name, "value"))
-        problems += [problem(DOMAIN, ("rules", *place), ProblemCode.INCONSISTENT_RULES, case="unknown",
-                             parameter=".".join(place)) for place in unknown]  # fmt: skip  # two lines
+        problems += [_refused(place, "unknown") for place in unknown]
         if problems:
             raise InvalidInputError(problems)
         return self.with_parameters(**changes)
@@ -244,7 +243,11 @@ _READERS: dict[str, Any] = {
 
 
 def _inconsistent(parameter: str, case: str) -> InputProblem:
-    place = _PLACES.get(parameter, (parameter,))
+    return _refused(_PLACES.get(parameter, (parameter,)), case)
+
+
+def _refused(place: tuple[str, ...], case: str) -> InputProblem:
+    """The problem of what is written at ``place`` in a table's rules."""
     return problem(DOMAIN, ("rules", *place), ProblemCode.INCONSISTENT_RULES, case=case, parameter=".".join(place))
 
 
@@ -276,10 +279,10 @@ def _inconsistencies(rules: BigTwoRules) -> list[InputProblem]:
     multipliers = ("two_held", "monster_held", "grand_slam", "three_of_clubs_finish", "two_finish",
                    "monster_finish", "green_dragon_finish")  # fmt: skip  # a list of names, a few to a line
     found += [_inconsistent(name, "multiplier") for name in multipliers if getattr(rules, name) < 1]
-    if found or largest_multiplier(rules) <= MAX_MULTIPLIER:
+    most = 0 if found else largest_multiplier(rules)
+    if most <= MAX_MULTIPLIER:
         return found
-    return [problem(DOMAIN, ("rules",), ProblemCode.INCONSISTENT_RULES, case="exact",
-                    most=largest_multiplier(rules), limit=MAX_MULTIPLIER)]  # fmt: skip  # two lines
+    return [problem(DOMAIN, ("rules",), ProblemCode.INCONSISTENT_RULES, case="exact", most=most, limit=MAX_MULTIPLIER)]
 
 
 def _play_inconsistencies(rules: BigTwoRules) -> list[InputProblem]:
