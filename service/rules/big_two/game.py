@@ -163,9 +163,9 @@ class _Replay:
 
         Each action is found legal, then applied (below: the one place the game's bookkeeping is written).
         The usual action is found legal here: the turn's pass on a table, or a play from the hand that beats
-        the table (``Ladder.plainly_beats``), unless it is the game's first play and must hold the lowest
-        card. Any other is judged in full (``_judged``)."""
-        rules, ladder, locks = self.rules, self.ladder, self.rules.pass_locks
+        the table (``Ladder.plainly_beats``) and, where the game's first play must hold the lowest card,
+        holds it. Any other is judged in full (``_judged``)."""
+        rules, ladder, locks, lowest = self.rules, self.ladder, self.rules.pass_locks, self.ladder.lowest_card
         for index, action in enumerate(self.actions):
             seat, cards, play = action.seat, action.cards, None
             if type(seat) is not int or seat != self.turn:  # (a bool is no seat: _action_problems says so)
@@ -176,7 +176,7 @@ class _Replay:
                 play = play_value(cards, rules)
                 plain = (
                     play is not None
-                    and not self.lowest_card_due
+                    and (not self.lowest_card_due or lowest in cards)
                     and self.hands[seat].issuperset(cards)
                     and ladder.plainly_beats(self.table, play)
                 )
