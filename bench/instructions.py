@@ -107,7 +107,7 @@ def rows(figures: dict[str, float]) -> list[list[str]]:
     return [[label, f"{n:,.0f}", f"{n - healthz:+,.0f}", f"{healthz / n:.2f}x"] for label, n in figures.items()]
 
 
-def app_requests(rule_set: str | None) -> Callable[[Target], None]:
+def app_requests(rule_set: str | None = None) -> Callable[[Target], None]:
     """A whole WSGI request of the app, in process."""
     from bench.request_cost import environ_for
     from service.api import create_app
@@ -130,7 +130,7 @@ def app_requests(rule_set: str | None) -> Callable[[Target], None]:
     return request
 
 
-def parsed_requests(gunicorn_body: bool, rule_set: str | None) -> Callable[[Target], bytes]:
+def parsed_requests(gunicorn_body: bool, rule_set: str | None = None) -> Callable[[Target], bytes]:
     """A worker thread's part before the app: the request parsed from the buffer the main loop filled, its
     body handed over (unless ``gunicorn_body``) and read whole as ``load_body`` reads it; the parser drains
     the previous request's body first, as it does on a kept-alive connection."""

@@ -192,7 +192,7 @@ class BigTwoRules:
         }
 
 
-_PARAMETERS = frozenset(f.name for f in fields(BigTwoRules) if f.init and f.name != "id")
+_PARAMETERS = tuple(f.name for f in fields(BigTwoRules) if f.init and f.name != "id")  # in declared order
 _GROUPS = ("loser_multipliers", "winner_multipliers")
 _PLACES: dict[str, tuple[str, ...]] = {
     **{name: (name,) for name in _PARAMETERS},
