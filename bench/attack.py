@@ -355,6 +355,18 @@ def _royalty_request(i: int) -> bytes:
     return _post_json("/v1/ofc-pineapple/boards/outlook", {"board": board, "royalties": royalties})
 
 
+def big_two_table(i: int) -> dict[str, Any]:
+    """A plays/compare body at a Big Two table of its own rules, new for each ``i`` below 28,160: multipliers
+    whose product stays within the bound a table may set, and five of the table's switches."""
+    switches = ("pass_locks", "first_play_has_lowest_card", "five_beats_lower_kind", "dragons")
+    rules: dict[str, Any] = {name: bool(i >> bit & 1) for bit, name in enumerate(switches)}
+    rules["flush_order"] = "rank_by_rank" if i >> 4 & 1 else "highest_card"
+    rest = i >> 5
+    rules["loser_multipliers"] = {"per_two_held": 1 + rest % 4, "monster_held": 1 + rest // 4 % 10}
+    rules["winner_multipliers"] = {"grand_slam": 1 + rest // 40 % 22}
+    return {"table": ["3c"], "play": ["4d"], "rule_set": "hong-kong", "rules": rules}
+
+
 def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
     """label: (the statuses expected, the i-th request as raw bytes): every kind of request that once left
     memory behind in a worker."""
@@ -379,6 +391,8 @@ def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
         "a 422 of each code": (frozenset({422}), lambda i: refused[i % len(refused)]),
         "whole-valued numbers": (frozenset({200}), lambda i: whole[i % len(whole)]),
         "a new royalty table each time": (frozenset({200, 503}), _royalty_request),  # 503: the heavy cap
+        "a new Big Two table each time": (frozenset({200}), lambda i: _post_json(
+            "/v1/big-two/plays/compare", big_two_table(i))),
         "a new Accept-Encoding each time": (frozenset({200}), lambda i: (
             f"GET /openapi.json HTTP/1.1\r\nHost: {LOOPBACK}\r\nAccept-Encoding: br;q=0.5, x-{i}\r\n\r\n").encode()),
         "a new Accept-Language each time": (frozenset({200}), lambda i: _post_json(
