@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Build service/rules/thirteen/data/joker_thirteen_opponent.json: the simulated opponent of Joker Thirteen's
-arrangements/suggest (service/rules/thirteen/suggest.py says how the objective uses it).
+"""Build the simulated opponent of a Thirteen game's arrangements/suggest, one file per deck in
+service/rules/thirteen/data/ (service/rules/thirteen/suggest.py says how the objective uses it):
+``joker_thirteen_opponent.json`` (``--rule-set gscas``, Joker Thirteen's 68 cards, the default) and
+``thirteen_opponent.json`` (``--rule-set ordinary``, ordinary 十三支's 52).
 
-``--deals`` hands of 17 cards are drawn from the full 68-card deck by ``random.Random(--seed)``, each is
-arranged by ``naive_arrangement`` (strongest tail, strongest middle, strongest legal head) and each dun's
-strength is counted. The same arguments always write the same file (the deals are drawn in one process,
-in order; workers only arrange them). Run: ``.venv/bin/python scripts/build_joker_thirteen_tables.py``.
+``--deals`` hands of the rule set's deal (17 cards, or 13) are drawn from its whole deck by
+``random.Random(--seed)``, each is arranged by ``naive_arrangement`` (strongest tail, strongest middle,
+strongest legal head) and each dun's strength is counted. The same arguments always write the same file (the
+deals are drawn in one process, in order; workers only arrange them). The shipped files are the defaults:
+``.venv/bin/python scripts/build_joker_thirteen_tables.py [--rule-set ordinary]``.
 """
 
 from __future__ import annotations
@@ -21,14 +24,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
 from service.rules import thirteen as j13  # noqa: E402
+from service.rules.cards import Card  # noqa: E402
 from service.rules.thirteen import suggest  # noqa: E402
 
-DEFAULT_DEALS = 20_000
+DEFAULT_DEALS = 10_000
 DEFAULT_SEED = 20261130
+RULE_SETS = {rules.id: rules for rules in (j13.GSCAS, j13.ORDINARY)}
+DESCRIPTION = {
+    j13.GSCAS.id: "Joker Thirteen arrangements/suggest: per-dun strength counts of simulated naive opponents",
+    j13.ORDINARY.id: "Thirteen (ordinary) arrangements/suggest: per-dun strength counts of simulated naive opponents",
+}
 
 
-def strengths(hand: list[int]) -> tuple[tuple[int, ...], ...]:
-    cards = [j13.GAME_DECK[i] for i in hand]
+def strengths(cards: list[Card]) -> tuple[tuple[int, ...], ...]:
     head, middle, tail = suggest.naive_arrangement(cards)
     return tuple(suggest.strength(d) for d in (head, middle, tail))
 
@@ -38,11 +46,14 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=DEFAULT_DEALS)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=suggest.DATA)
+    parser.add_argument("--rule-set", choices=sorted(RULE_SETS), default=j13.GSCAS.id)
+    parser.add_argument("--out", type=Path, help="default: the rule set's shipped file")
     args = parser.parse_args()
+    deck = RULE_SETS[args.rule_set].deck
+    out = args.out or suggest.DATA_DIR / deck.opponent
     rng = random.Random(args.seed)
-    deck = range(len(j13.GAME_DECK))
-    hands = [rng.sample(deck, j13.HAND_SIZE) for _ in range(args.deals)]
+    positions = range(len(deck.cards))
+    hands = [[deck.cards[i] for i in rng.sample(positions, deck.hand_size)] for _ in range(args.deals)]
     with Pool(args.workers) as pool:
         results = pool.map(strengths, hands, chunksize=200)
     counts = {d: Counter() for d in j13.DUNS}
@@ -50,18 +61,17 @@ def main() -> int:
         for d, s in zip(j13.DUNS, arranged):
             counts[d][s] += 1
     data = {
-        "description": "Joker Thirteen arrangements/suggest: per-dun strength counts of simulated naive opponents",
+        "description": DESCRIPTION[args.rule_set],
         "deals": args.deals,
         "seed": args.seed,
-        "hand_size": j13.HAND_SIZE,
+        "hand_size": deck.hand_size,
         "arranger": "naive_arrangement: strongest tail, then strongest middle, then strongest legal head",
         "duns": {d.value: [[list(s), n] for s, n in sorted(counts[d].items())] for d in j13.DUNS},
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     print(
-        f"{args.out}: {args.deals} deals, distinct strengths "
-        + ", ".join(f"{d.value} {len(counts[d])}" for d in j13.DUNS)
+        f"{out}: {args.deals} deals, distinct strengths " + ", ".join(f"{d.value} {len(counts[d])}" for d in j13.DUNS)
     )
     return 0
 

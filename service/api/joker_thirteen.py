@@ -42,7 +42,7 @@ from service.rules.thirteen import (
 )
 
 blueprint = Blueprint("joker_thirteen", __name__, url_prefix="/v1/joker-thirteen")
-RULES: j13.JokerThirteenRules = find_game("joker-thirteen").default.rules  # the registry's (its only rule set)
+RULES: j13.ThirteenRules = find_game("joker-thirteen").default.rules  # the registry's (its only rule set)
 
 DUN_NAMES = [d.value for d in DUNS]
 MAX_DUN = j13.HAND_SIZE  # arrangements/validate: a dun of the wrong size is a violation; none holds more than a hand

@@ -237,14 +237,16 @@ def find_duplicates(
     deck when it is not ``default_copies`` (Joker Thirteen's doubled spades, its 3 jokers). The problem
     points at the first copy too many, so a client sees exactly which entry to fix.
     """
-    return [
-        problem(
-            DOMAIN,
-            path,
-            NotationProblem.DUPLICATE_CARD,
-            case="once" if allowed == 1 else "many",
-            card=c.text,
-            copies=allowed,
-        )
-        for path, c, allowed in extra_copies(located, copies, default_copies)
-    ]
+    return [duplicate_card(path, c, allowed) for path, c, allowed in extra_copies(located, copies, default_copies)]
+
+
+def duplicate_card(path: Path, c: Card, allowed: int = 1) -> InputProblem:
+    """The problem of ``c`` at ``path`` being one copy more than the deck's ``allowed``."""
+    return problem(
+        DOMAIN,
+        path,
+        NotationProblem.DUPLICATE_CARD,
+        case="once" if allowed == 1 else "many",
+        card=c.text,
+        copies=allowed,
+    )

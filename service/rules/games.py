@@ -5,7 +5,7 @@
 
 A game names its rule sets; the first is its default (the authoritative rule book's). A rule set's
 ``rules`` is the frozen rules object its game's operations take as an argument (``OfcRules`` for the OFC
-games, ``BigTwoRules``, ``JokerThirteenRules``): every rule set of every game is one.
+games, ``BigTwoRules``, ``ThirteenRules``): every rule set of every game is one.
 
 A game also names where it lives: its rules package, ``service.rules.<package>`` (``ofc`` serves both OFC
 games, ``thirteen`` Joker Thirteen, ``big_two`` Big Two), and the module of the HTTP layer that serves it,
@@ -33,7 +33,7 @@ class RuleSet:
     native_name: str
     source: str  # the rule book (and its version) the rule set follows
     players: tuple[int, int]
-    rules: Any = None  # the game's frozen rules object (OfcRules, BigTwoRules, JokerThirteenRules)
+    rules: Any = None  # the game's frozen rules object (OfcRules, BigTwoRules, ThirteenRules)
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,7 +77,7 @@ def test_the_fast_path_answers_what_the_full_checks_answer(seed, monkeypatch):
     rng = random.Random(seed)
     rounds = [spoil(rng, deal(rng)) for _ in range(1500)]
     fast = [answer(players) for players in rounds]
-    monkeypatch.setattr(j13_scoring, "_lawful_round", lambda players: None)
+    monkeypatch.setattr(j13_scoring, "_lawful_round", lambda players, deck: None)
     full = [answer(players) for players in rounds]
     assert fast == full
     scored = sum(1 for a in fast if not isinstance(a, list))
@@ -108,7 +108,7 @@ def test_a_legal_arrangement_answers_what_the_full_checks_answer(seed, monkeypat
         players = spoil(rng, deal(rng))
         arrangements += [p if rng.randrange(2) else with_hand(rng, p) for p in players]
     fast = [validation(p) for p in arrangements]
-    monkeypatch.setattr(j13_arrangements, "_lawful_arrangement", lambda arrangement: None)
+    monkeypatch.setattr(j13_arrangements, "_lawful_arrangement", lambda arrangement, deck: None)
     full = [validation(p) for p in arrangements]
     assert fast == full
     legal = sum(1 for a in fast if a.legal)
@@ -161,10 +161,10 @@ def test_the_round_settles_as_the_rule_book_pair_by_pair(seed):
     repeated at another seat (every dun tied: mutual shots) or one dun shared (ties), under the house rules
     and a rule set with other points."""
     rng = random.Random(200 + seed)
-    doubled = j13.JokerThirteenRules(id="doubled", shot=2, home_run=18, bonus={k: 2 * v for k, v in j13.BONUS.items()})
-    pool = [j13_arrangements._evaluate_all(p) for _ in range(150) for p in deal(rng)]
+    doubled = j13.ThirteenRules(id="doubled", shot=2, home_run=18, bonus={k: 2 * v for k, v in j13.BONUS.items()})
+    pool = [j13_arrangements._evaluate_all(p, j13.JOKER_DECK) for _ in range(150) for p in deal(rng)]
     strong = [j13.Arrangement(*(rng.sample(GAME_DECK, n) for n in (3, 5, 5))) for _ in range(400)]
-    pool += [j13_arrangements._evaluate_all(p) for p in strong]
+    pool += [j13_arrangements._evaluate_all(p, j13.JOKER_DECK) for p in strong]
     kinds = set()
     for _ in range(3000):
         values = [rng.choice(pool) for _ in range(4)]
@@ -262,7 +262,7 @@ def test_orders_compare_as_the_strengths_on_every_shape():
 
 
 def test_bonuses_by_rung_are_the_rule_sets_bonuses():
-    doubled = j13.JokerThirteenRules(id="doubled", shot=2, home_run=18, bonus={k: 2 * v for k, v in j13.BONUS.items()})
+    doubled = j13.ThirteenRules(id="doubled", shot=2, home_run=18, bonus={k: 2 * v for k, v in j13.BONUS.items()})
     for rules in (j13.GSCAS, doubled):
         for d, table in zip(j13.DUNS, rules.bonus_by_rung, strict=True):
             for category, rung in j13.RUNG.items():

@@ -221,7 +221,7 @@ def test_card_not_in_the_players_hand_cannot_be_scored():
 
 
 def test_the_scoring_is_the_rule_sets_data_not_code():
-    """JokerThirteenRules carries 打槍, 全壘打 and 額外加分 (the registry's rule set ``gscas`` is ``GSCAS``): a
+    """ThirteenRules carries 打槍, 全壘打 and 額外加分 (the registry's rule set ``gscas`` is ``GSCAS``): a
     variant is another instance, and the same round scores by its numbers."""
     from dataclasses import replace
 

@@ -1,11 +1,13 @@
 """Thirteen-card games (十三支): Joker Thirteen with an extra spade suit (鬼牌十三支加一色, game
-``joker-thirteen``).
+``joker-thirteen``) and ordinary 十三支 (game ``thirteen``), one engine fed a rule set.
 
 One module per part:
 
-* ``duns``: the 68-card deck, the three duns, the hand categories and a dun's hand value, jokers included
-  (the ladder, and the tables that read a dun from the sum of its cards' codes);
-* ``rules``: the round's scoring as data (``JokerThirteenRules``; the house rules ``GSCAS``);
+* ``duns``: the decks (``ThirteenDeck``: Joker Thirteen's 68 cards, ordinary 十三支's 52), the three duns,
+  the hand categories and a dun's hand value, jokers included (the ladder, and the tables that read a dun
+  from the sum of its cards' codes);
+* ``rules``: each rule set as data (``ThirteenRules``: the house rules ``GSCAS``, ordinary ``ORDINARY``),
+  its deck and its scoring;
 * ``arrangements``: whether a player's three duns are a legal arrangement (相公 is not);
 * ``scoring``: the round score of four players: 打槍 + 全壘打 + 額外加分, in 道;
 * ``suggest``: arrange for me (自動理牌), the best arrangement by a documented objective, reading the
@@ -15,7 +17,7 @@ This package re-exports the public names of ``duns``, ``rules``, ``arrangements`
 ``from service.rules.thirteen import evaluate_dun, score_round`` keeps the game's words; the solver is used
 as a module, ``thirteen.suggest.suggest(...)``.
 
-The game's texts are the catalog domain ``joker-thirteen`` (``DOMAIN``): ``messages.json`` beside these
+The games' texts are the catalog domain ``joker-thirteen`` (``DOMAIN``): ``messages.json`` beside these
 modules, in English and Traditional Chinese, and ``messages.zh-CN.json`` generated from it
 (``service/rules/messages.py``). Terms follow the rule book: dun (墩: head 頭墩, middle 中墩, tail 尾墩),
 相公 (an arrangement out of order), 打槍 (shot), 全壘打 (home run), 額外加分 (bonus), 道 (the scoring unit).
@@ -38,9 +40,12 @@ from service.rules.thirteen.duns import (
     DUNS,
     GAME_DECK,
     HEAD,
+    JOKER_DECK,
     LABELS,
     MIDDLE,
+    ORDINARY_DECK,
     RUNG,
+    SET_CARDS,
     SHAPES,
     TAIL,
     TWO_PAIR_FLUSH_LABEL,
@@ -48,11 +53,12 @@ from service.rules.thirteen.duns import (
     Dun,
     Group,
     Plan,
+    ThirteenDeck,
     compare_duns,
     evaluate_dun,
     plan_every_shape,
 )
-from service.rules.thirteen.rules import BONUS, GSCAS, HAND_SIZE, PLAYERS, JokerThirteenRules, bonus
+from service.rules.thirteen.rules import BONUS, BONUS_MAX, GSCAS, HAND_SIZE, ORDINARY, PLAYERS, ThirteenRules, bonus
 from service.rules.thirteen.scoring import Matchup, PlayerScore, ProblemCode, RoundScore, score_round
 
 CODES = (ArrangementViolation, ProblemCode)
@@ -61,6 +67,7 @@ that each has its texts); the suggester's input check, ``suggest.SuggestProblem`
 
 __all__ = [
     "BONUS",
+    "BONUS_MAX",
     "CODES",
     "DECK_COPIES",
     "DOMAIN",
@@ -69,10 +76,14 @@ __all__ = [
     "GSCAS",
     "HAND_SIZE",
     "HEAD",
+    "JOKER_DECK",
     "LABELS",
     "MIDDLE",
+    "ORDINARY",
+    "ORDINARY_DECK",
     "PLAYERS",
     "RUNG",
+    "SET_CARDS",
     "SHAPES",
     "TAIL",
     "TWO_PAIR_FLUSH_LABEL",
@@ -82,7 +93,6 @@ __all__ = [
     "Category",
     "Dun",
     "Group",
-    "JokerThirteenRules",
     "Located",
     "Matchup",
     "Orders",
@@ -90,6 +100,8 @@ __all__ = [
     "PlayerScore",
     "ProblemCode",
     "RoundScore",
+    "ThirteenDeck",
+    "ThirteenRules",
     "bonus",
     "compare_duns",
     "evaluate_dun",

@@ -1,8 +1,8 @@
 """Joker Thirteen (鬼牌十三支加一色): whether an arrangement is legal (``arrangements/validate``).
 
-An arrangement is a player's three duns and, optionally, the 17 cards they were chosen from. It is legal
-when each dun has its size, no card is held beyond the deck's copies nor placed more often than the hand
-holds it, and 頭墩 < 中墩 ≦ 尾墩 on the full strength, kickers included (otherwise 相公: an arrangement
+An arrangement is a player's three duns and, optionally, the cards they were chosen from (the deck's deal:
+17 in Joker Thirteen, 13 in ordinary 十三支). It is legal when each dun has its size, no card is held beyond
+the deck's copies nor placed more often than the hand holds it, and 頭墩 < 中墩 ≦ 尾墩 on the full strength, kickers included (otherwise 相公: an arrangement
 that cannot be submitted, never one that is penalised).
 """
 
@@ -20,19 +20,18 @@ from service.rules.thirteen.duns import (
     _ALL_CARDS,
     _CARD_BITS,
     _CARD_SHIFT,
-    _START,
     _TOO_MANY,
-    DECK_COPIES,
     DOMAIN,
     DUNS,
     HEAD,
+    JOKER_DECK,
     MIDDLE,
     TAIL,
     Dun,
+    ThirteenDeck,
     _lawful_dun,
     _value_if_lawful,
 )
-from service.rules.thirteen.rules import HAND_SIZE
 
 
 class ArrangementViolation(StrEnum):
@@ -55,7 +54,7 @@ class ArrangementViolation(StrEnum):
 
 @dataclass(slots=True)
 class Arrangement:
-    """One player's three duns and, optionally, the 17 cards they were chosen from.
+    """One player's three duns and, optionally, the cards they were chosen from (the deck's deal).
 
     Not frozen: a round builds one per player and its duns are lists, so freezing the fields would not
     make it hashable or its cards immutable, only its constructor slower (``object.__setattr__`` per
@@ -85,7 +84,7 @@ class ArrangementResult:
 Located = list[tuple[Path, Violation]]
 
 
-def _size_violations(arrangement: Arrangement) -> Located:
+def _size_violations(arrangement: Arrangement, deck: ThirteenDeck) -> Located:
     found: Located = []
     for dun in DUNS:
         cards = tuple(arrangement.dun(dun))
@@ -99,23 +98,25 @@ def _size_violations(arrangement: Arrangement) -> Located:
                 )
             )
     hand = arrangement.hand
-    if hand is not None and len(hand) != HAND_SIZE:
+    if hand is not None and len(hand) != deck.hand_size:
         found.append(
             (
                 ("hand",),
-                violation(DOMAIN, ArrangementViolation.WRONG_HAND_SIZE, tuple(hand), size=HAND_SIZE, actual=len(hand)),
+                violation(
+                    DOMAIN, ArrangementViolation.WRONG_HAND_SIZE, tuple(hand), size=deck.hand_size, actual=len(hand)
+                ),
             )
         )
     return found
 
 
-def _copies_fit(arrangement: Arrangement, hand: Sequence[Card] | None) -> bool:
+def _copies_fit(arrangement: Arrangement, hand: Sequence[Card] | None, deck: ThirteenDeck) -> bool:
     """Whether no card is beyond the deck's copies and every placed card is in the hand: the answer for
     almost every arrangement, from two counts in C, before any path is built."""
     placed = Counter(arrangement.head)
     placed.update(arrangement.middle)
     placed.update(arrangement.tail)
-    copies = DECK_COPIES.get
+    copies = deck.copies.get
     if any(n > copies(c, 0) for c, n in placed.items()):
         return False
     if hand is None:
@@ -124,20 +125,20 @@ def _copies_fit(arrangement: Arrangement, hand: Sequence[Card] | None) -> bool:
     return all(n <= copies(c, 0) for c, n in held.items()) and all(n <= held[c] for c, n in placed.items())
 
 
-def _copy_violations(arrangement: Arrangement) -> Located:
+def _copy_violations(arrangement: Arrangement, deck: ThirteenDeck) -> Located:
     """Cards beyond the deck's copies (in the hand, among the placed cards), placed cards not in the hand."""
     hand = arrangement.hand
-    if _copies_fit(arrangement, hand):
+    if _copies_fit(arrangement, hand, deck):
         return []
     found: Located = []
     placed = [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
     located_hand = [] if hand is None else [(("hand", i), c) for i, c in enumerate(hand)]
-    for path, c, n in extra_copies(located_hand, DECK_COPIES, 0) + extra_copies(placed, DECK_COPIES, 0):
+    for path, c, n in extra_copies(located_hand, deck.copies, 0) + extra_copies(placed, deck.copies, 0):
         found.append((path, violation(DOMAIN, ArrangementViolation.TOO_MANY_COPIES, (c,), card=c.text, copies=n)))
     if hand is not None:
         held = Counter(hand)
         for path, c, n in extra_copies(placed, held, 0):
-            if n >= DECK_COPIES[c]:
+            if n >= deck.copies.get(c, 0):
                 continue  # already too_many_copies: the deck itself has no such card to hold
             if n == 0:
                 found.append((path, violation(DOMAIN, ArrangementViolation.CARD_NOT_IN_HAND, (c,), card=c.text)))
@@ -163,18 +164,18 @@ def _order_violations(duns: Mapping[Dun, HandValue]) -> Located:
     return found
 
 
-def _evaluate_all(arrangement: Arrangement) -> dict[Dun, HandValue] | None:
-    head = _value_if_lawful(3, arrangement.head)
-    middle = _value_if_lawful(5, arrangement.middle)
-    tail = _value_if_lawful(5, arrangement.tail)
+def _evaluate_all(arrangement: Arrangement, deck: ThirteenDeck) -> dict[Dun, HandValue] | None:
+    head = _value_if_lawful(3, arrangement.head, deck)
+    middle = _value_if_lawful(5, arrangement.middle, deck)
+    tail = _value_if_lawful(5, arrangement.tail, deck)
     if head is None or middle is None or tail is None:
         return None
     return {HEAD: head, MIDDLE: middle, TAIL: tail}
 
 
-def _check(arrangement: Arrangement) -> tuple[Located, dict[Dun, HandValue] | None]:
-    found = _size_violations(arrangement) + _copy_violations(arrangement)
-    duns = _evaluate_all(arrangement)
+def _check(arrangement: Arrangement, deck: ThirteenDeck) -> tuple[Located, dict[Dun, HandValue] | None]:
+    found = _size_violations(arrangement, deck) + _copy_violations(arrangement, deck)
+    duns = _evaluate_all(arrangement, deck)
     if duns is not None:
         found += _order_violations(duns)
     return found, duns
@@ -195,8 +196,7 @@ def _discarded(arrangement: Arrangement) -> tuple[Card, ...] | None:
     return tuple(by_rank_desc(left.elements()))
 
 
-_CARDS_START = _START >> _CARD_SHIFT  # a sum's card fields alone: their start, the bits of "too many"
-_CARDS_TOO_MANY = _TOO_MANY >> _CARD_SHIFT
+_CARDS_TOO_MANY = _TOO_MANY >> _CARD_SHIFT  # a sum's card fields alone: the bits of "too many"
 _CARD_FIELD: list[int] = [1 << (_CARD_BITS * c.index) for c in _ALL_CARDS]  # one card in the card fields
 
 
@@ -204,37 +204,40 @@ Orders = tuple[int, int, int]
 """A player's head, middle and tail strengths as ``_order`` ints."""
 
 
-def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue], int, Orders] | None:
+def _lawful_arrangement(
+    arrangement: Arrangement, deck: ThirteenDeck
+) -> tuple[dict[Dun, HandValue], int, Orders] | None:
     """The duns of a legal arrangement (no violation at all), what the player holds (the hand when given,
     else the placed cards) as card fields from their start, and the duns' ``_order``s; None when anything
     may be wrong, for ``_check`` to say what.
 
     A dun's sum never carries from its low fields into its card fields, so the three sums' card fields
-    added hold each placed card's count; the hand's (17 cards) are added from ``_CARD_FIELD`` alone."""
+    added hold each placed card's count; the hand's are added from ``_CARD_FIELD`` alone."""
     head, middle, tail = (
-        _lawful_dun(3, arrangement.head),
-        _lawful_dun(5, arrangement.middle),
-        _lawful_dun(5, arrangement.tail),
+        _lawful_dun(3, arrangement.head, deck),
+        _lawful_dun(5, arrangement.middle, deck),
+        _lawful_dun(5, arrangement.tail, deck),
     )
     if head is None or middle is None or tail is None:
         return None
     head_value, head_order, head_key = head
     middle_value, middle_order, middle_key = middle
     tail_value, tail_order, tail_key = tail
-    placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * _CARDS_START
+    start = deck.cards_start
+    placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * start
     if placed & _CARDS_TOO_MANY:
         return None  # a card placed beyond the deck's copies
     holding = placed
     hand = arrangement.hand
     if hand is not None:
-        if len(hand) != HAND_SIZE:
+        if len(hand) != deck.hand_size:
             return None
         field = _CARD_FIELD
         held = sum([field[c.index] for c in hand])
-        holding = _CARDS_START + held
+        holding = start + held
         if holding & _CARDS_TOO_MANY:
             return None  # the hand holds a card beyond the deck's copies
-        if (_CARDS_TOO_MANY + held - (placed - _CARDS_START)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
+        if (_CARDS_TOO_MANY + held - (placed - start)) & _CARDS_TOO_MANY != _CARDS_TOO_MANY:
             return None  # a card placed more often than the hand holds it: each field 64 + held - placed
     if not head_order < middle_order <= tail_order:
         return None  # 相公
@@ -242,16 +245,21 @@ def _lawful_arrangement(arrangement: Arrangement) -> tuple[dict[Dun, HandValue],
 
 
 def validate_arrangement(
-    head: Sequence[Card], middle: Sequence[Card], tail: Sequence[Card], hand: Sequence[Card] | None = None
+    head: Sequence[Card],
+    middle: Sequence[Card],
+    tail: Sequence[Card],
+    hand: Sequence[Card] | None = None,
+    deck: ThirteenDeck = JOKER_DECK,
 ) -> ArrangementResult:
-    """Is this arrangement legal? Every problem is its own violation; well-formed input never raises.
+    """Is this arrangement legal, dealt from ``deck``? Every problem is its own violation; well-formed input
+    never raises.
 
     A 相公 arrangement is simply not legal (it cannot be submitted), never penalised.
     """
     arrangement = Arrangement(head, middle, tail, hand)
-    lawful = _lawful_arrangement(arrangement)
+    lawful = _lawful_arrangement(arrangement, deck)
     if lawful is not None:
         return ArrangementResult(True, (), lawful[0], None if hand is None else _left(hand, (*head, *middle, *tail)))
-    found, duns = _check(arrangement)
+    found, duns = _check(arrangement, deck)
     violations = tuple(v for _, v in found)
     return ArrangementResult(not violations, violations, duns, _discarded(arrangement))

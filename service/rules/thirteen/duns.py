@@ -1,7 +1,10 @@
 """Joker Thirteen (鬼牌十三支加一色): the deck, the three duns, the hand categories and a dun's hand value,
 jokers included (``duns/evaluate``, ``duns/compare``).
 
-The deck is 68 cards: the 52, a second identical spade suit and 3 jokers (``DECK_COPIES``). A dun (墩) is
+The deck is Joker Thirteen's 68 cards (``JOKER_DECK``: the 52, a second identical spade suit and 3 jokers) or
+ordinary 十三支's 52 (``ORDINARY_DECK``): one engine serves both, a deck only saying how many copies of each
+card there are, so the 52 distinct cards simply never reach the rungs that need a joker or a second copy
+(three jokers, pair flush, five of a kind). A dun (墩) is
 the head (頭墩, 3 cards), the middle (中墩, 5) or the tail (尾墩, 5).
 
 Jokers are evaluated directly, never by trying substitutions: the dun's real cards are grouped by rank and
@@ -27,6 +30,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
@@ -38,11 +42,6 @@ from service.rules.errors import InputProblem, InvalidInputError, Path, problem
 from service.rules.hand_value import HandValue, winner
 
 DOMAIN = "joker-thirteen"  # the catalog domain of this game's texts (thirteen/messages.json)
-
-DECK_COPIES: dict[Card, int] = {c: 2 if c.suit is Suit.SPADES else 1 for c in DECK} | {JOKER: 3}
-"""How many of each card the 68-card deck holds; usable as ``find_duplicates(copies=DECK_COPIES)``."""
-GAME_DECK: tuple[Card, ...] = tuple(c for c, n in DECK_COPIES.items() for _ in range(n))
-"""The 68 cards, each copy once."""
 
 
 class Dun(StrEnum):
@@ -241,12 +240,57 @@ _RANK_CARDS_MASK = (1 << 4 * _CARD_BITS) - 1  # the four card fields of one rank
 _ALL_CARDS: tuple[Card, ...] = (*DECK, JOKER)  # by Card.index
 
 
-def _card_start(c: Card) -> int:
-    return (_CARD_LIMIT - 1 - DECK_COPIES[c]) << (_CARD_SHIFT + _CARD_BITS * c.index)
-
-
-_START = sum(3 << (_SUIT_SHIFT + 4 * s) for s in range(4)) + sum(_card_start(c) for c in _ALL_CARDS)
 _TOO_MANY = sum(_CARD_LIMIT << (_CARD_SHIFT + _CARD_BITS * c.index) for c in _ALL_CARDS)
+
+
+@dataclass(frozen=True, slots=True)
+class ThirteenDeck:
+    """A Thirteen game's deck and deal: how many of each card it holds (a card it lacks: 0) and how many
+    cards each player is dealt (13 set, the rest discarded). Every check of "a card held more often than the
+    deck holds it" reads it, as the start of a dun's sum (``start``): a field starts at 63 minus the card's
+    copies, so one copy too many reaches 64, the field's "too many" bit."""
+
+    copies: Mapping[Card, int]
+    hand_size: int
+    opponent: str  # the simulated opponent dealt from this deck: suggest.py's data/<opponent>
+    cards: tuple[Card, ...] = field(init=False, repr=False, compare=False)  # the deck, each copy once
+    start: int = field(init=False, repr=False, compare=False)
+    cards_start: int = field(init=False, repr=False, compare=False)  # ``start``'s card fields alone
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(c for c, n in self.copies.items() for _ in range(n)))
+        start = sum(3 << (_SUIT_SHIFT + 4 * s) for s in range(4)) + sum(
+            (_CARD_LIMIT - 1 - self.copies.get(c, 0)) << (_CARD_SHIFT + _CARD_BITS * c.index) for c in _ALL_CARDS
+        )
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "cards_start", start >> _CARD_SHIFT)
+
+    @property
+    def discards(self) -> int:
+        return self.hand_size - SET_CARDS
+
+    @property
+    def distinct(self) -> bool:
+        """Whether the deck holds every card once (a card twice is then simply a duplicate)."""
+        return all(n == 1 for n in self.copies.values())
+
+
+SET_CARDS = 13  # what a player sets in the three duns: 3 + 5 + 5
+
+JOKER_DECK = ThirteenDeck(
+    {c: 2 if c.suit is Suit.SPADES else 1 for c in DECK} | {JOKER: 3},
+    hand_size=17,
+    opponent="joker_thirteen_opponent.json",
+)
+"""Joker Thirteen's 68 cards: the 52, a second identical spade suit (加一色) and 3 jokers; 17 dealt, 4 discarded."""
+ORDINARY_DECK = ThirteenDeck(dict.fromkeys(DECK, 1), hand_size=SET_CARDS, opponent="thirteen_opponent.json")
+"""Ordinary 十三支's one 52-card deck, every card distinct; 13 dealt, all set."""
+
+DECK_COPIES: Mapping[Card, int] = JOKER_DECK.copies
+"""How many of each card the 68-card deck holds; usable as ``find_duplicates(copies=DECK_COPIES)``."""
+GAME_DECK: tuple[Card, ...] = JOKER_DECK.cards
+"""The 68 cards, each copy once."""
+_START = JOKER_DECK.start
 
 
 def _code(c: Card) -> int:
@@ -328,20 +372,20 @@ def _evaluate(size: int, hand: Sequence[Card]) -> HandValue:
     return _ladder(size, hand) if value is None else value
 
 
-def _value_if_lawful(size: int, hand: Sequence[Card]) -> HandValue | None:
+def _value_if_lawful(size: int, hand: Sequence[Card], deck: ThirteenDeck = JOKER_DECK) -> HandValue | None:
     """The dun's hand value from the tables, None when ``hand`` is not ``size`` cards or holds a card
-    more often than the deck does (``_dun_problems`` then says which)."""
-    lawful = _lawful_dun(size, hand)
+    more often than ``deck`` does (``_dun_problems`` then says which)."""
+    lawful = _lawful_dun(size, hand, deck)
     return None if lawful is None else lawful[0]
 
 
-def _lawful_dun(size: int, hand: Sequence[Card]) -> tuple[HandValue, int, int] | None:
-    """The dun's hand value from its shape's plan, its strength's ``_order`` and its sum (``_START`` plus
-    the code of each of its cards); None when ``hand`` is not ``size`` cards or holds a card more often than
-    the deck does."""
+def _lawful_dun(size: int, hand: Sequence[Card], deck: ThirteenDeck = JOKER_DECK) -> tuple[HandValue, int, int] | None:
+    """The dun's hand value from its shape's plan, its strength's ``_order`` and its sum (``deck.start``
+    plus the code of each of its cards); None when ``hand`` is not ``size`` cards or holds a card more often
+    than ``deck`` does."""
     if len(hand) != size:
         return None
-    key = _START
+    key = deck.start
     for c in hand:
         key += _CODES[c.index]
     if key & _TOO_MANY:
@@ -536,28 +580,23 @@ def _five_low(by_rank: dict[int, list[Card]], jokers: int, held: Counter[Card]) 
     return _hand(Category.HIGH_CARD, list(by_rank), _singles(by_rank))
 
 
-def _dun_problems(dun: Dun, hand: Sequence[Card], path: Path) -> list[InputProblem]:
+def _dun_problems(dun: Dun, hand: Sequence[Card], path: Path, deck: ThirteenDeck) -> list[InputProblem]:
     if len(hand) != dun.size:
         return [problem(DOMAIN, path, f"wrong_{dun.value}_size", dun=dun.value, size=dun.size, actual=len(hand))]
-    if len(set(hand)) == len(hand):
-        return []  # no card twice (a joker or a spade's second copy goes on to the count below)
-    seen: dict[Card, int] = {}
-    for c in hand:  # the cheap check first; find_duplicates only builds the problems
-        seen[c] = seen.get(c, 0) + 1
-        if seen[c] > DECK_COPIES[c]:
-            return find_duplicates([(path + (i,), x) for i, x in enumerate(hand)], copies=DECK_COPIES)
-    return []
+    return find_duplicates([(path + (i,), x) for i, x in enumerate(hand)], copies=deck.copies, default_copies=0)
 
 
-def evaluate_dun(dun: Dun | str, hand: Sequence[Card], path: Path = ("cards",)) -> HandValue:
+def evaluate_dun(
+    dun: Dun | str, hand: Sequence[Card], path: Path = ("cards",), deck: ThirteenDeck = JOKER_DECK
+) -> HandValue:
     """The strongest hand the dun makes, jokers read automatically (鬼牌一律自動算成當下能成立的最大牌型).
 
-    ``InvalidInputError`` (at ``path``) for a wrong size or a card held more often than the deck holds it.
+    ``InvalidInputError`` (at ``path``) for a wrong size or a card held more often than ``deck`` holds it.
     """
     size = _DUN_SIZE.get(dun)
-    value = _value_if_lawful(size, hand) if size else None
+    value = _value_if_lawful(size, hand, deck) if size else None
     if value is None:
-        raise InvalidInputError(_dun_problems(Dun(dun), hand, path))
+        raise InvalidInputError(_dun_problems(Dun(dun), hand, path, deck))
     return value
 
 
@@ -565,8 +604,10 @@ _DUN_SIZE: dict[str, int] = {d.value: d.size for d in Dun}
 """A dun (or its name) -> its size; a str enum hashes as its value."""
 
 
-def compare_duns(dun: Dun | str, a: Sequence[Card], b: Sequence[Card]) -> tuple[str, HandValue, HandValue]:
+def compare_duns(
+    dun: Dun | str, a: Sequence[Card], b: Sequence[Card], deck: ThirteenDeck = JOKER_DECK
+) -> tuple[str, HandValue, HandValue]:
     """Which of two duns wins (``"a"``, ``"b"`` or ``"tie"``); they are alternatives, so they may share cards."""
-    value_a = evaluate_dun(dun, a, ("a",))
-    value_b = evaluate_dun(dun, b, ("b",))
+    value_a = evaluate_dun(dun, a, ("a",), deck)
+    value_b = evaluate_dun(dun, b, ("b",), deck)
     return winner(value_a, value_b), value_a, value_b

@@ -1,10 +1,11 @@
-"""Joker Thirteen (鬼牌十三支加一色): the round's scoring as data, one frozen ``JokerThirteenRules`` per
-rule set.
+"""The Thirteen games' rule sets as data, one frozen ``ThirteenRules`` each: Joker Thirteen's house rules
+(鬼牌十三支加一色, ``GSCAS``) and ordinary 十三支 (``ORDINARY``).
 
-Four players (``PLAYERS``) are each dealt 17 cards (``HAND_SIZE``) and set 13 of them in three duns. A
-round scores in 道: 打槍 (a shot: losing no dun to an opponent), 全壘打 (a home run: shooting all three
-others) and 額外加分 (a bonus per opponent beaten in a dun with a listed category). Their points are the
-fields of ``JokerThirteenRules``; the house rules, ``GSCAS``, are every operation's default.
+Four players (``PLAYERS``) are each dealt the deck's deal (17 cards of Joker Thirteen's 68, ``HAND_SIZE``;
+13 of ordinary 十三支's 52) and set 13 of them in three duns. A round scores in 道: 打槍 (a shot: losing no
+dun to an opponent), 全壘打 (a home run: shooting all three others) and 額外加分 (a bonus per opponent
+beaten in a dun with a listed category). Their points are the fields of ``ThirteenRules``; ``GSCAS`` is
+every function's default.
 """
 
 from __future__ import annotations
@@ -12,25 +13,36 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from service.rules.hand_value import HandValue
-from service.rules.thirteen.duns import _CATEGORY_BY_ORDER_RUNG, Category, Dun
+from service.rules.thirteen.duns import (
+    _CATEGORY_BY_ORDER_RUNG,
+    DUNS,
+    JOKER_DECK,
+    ORDINARY_DECK,
+    Category,
+    Dun,
+    ThirteenDeck,
+)
 
 PLAYERS = 4
-HAND_SIZE = 17
+HAND_SIZE = JOKER_DECK.hand_size
+BONUS_MAX = 100  # the largest bonus a request may set (as OFC's royalties)
 
 
 @dataclass(frozen=True, slots=True)
-class JokerThirteenRules:
-    """The round's scoring as one frozen data object (the house rules: ``GSCAS``), passed explicitly to
-    ``score_round`` and ``bonus`` as the OFC games pass ``OfcRules``: a variant is another instance."""
+class ThirteenRules:
+    """A rule set as one frozen data object, passed explicitly to every operation as the OFC games pass
+    ``OfcRules``: a variant is another instance. The deck belongs to the game (``GET /v1/games`` lists it
+    there), so ``describe`` and ``digest`` cover the scoring and the id, which names the game's rule set."""
 
     id: str
     shot: int  # 打槍: points from each opponent shot (no dun lost to him; 平手也算不輸)
     home_run: int  # 全壘打: shooting all three others, paid equally by the three
     bonus: Mapping[tuple[Dun, Category], int]  # 額外加分 per opponent beaten in the dun with this exact category
+    deck: ThirteenDeck = JOKER_DECK  # the deck dealt, and how many cards each player gets
     bonus_by_name: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
     # per dun (head, middle, tail), the points by the dun's rung plus one (``duns._order(strength) >>
     # duns._RUNG_SHIFT``): the round's settlement reads them by index
@@ -48,6 +60,18 @@ class JokerThirteenRules:
         canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         object.__setattr__(self, "digest", hashlib.sha256(canonical.encode()).hexdigest()[:16])
 
+    def with_bonuses(self, tables: Mapping[str, Mapping[str, int]]) -> ThirteenRules:
+        """These rules with a house bonus table: each dun named in ``tables`` (by name) has every bonus of
+        this rule set's table for that dun replaced, nothing added (``ValueError`` otherwise)."""
+        for dun, table in tables.items():
+            book = {c.value for d, c in self.bonus if d == dun}
+            if dun not in _DUN_NAMES or set(table) != book:
+                raise ValueError(f"a {dun} bonus table holds exactly {sorted(book)}")
+            if any(not 0 <= points <= BONUS_MAX for points in table.values()):
+                raise ValueError(f"a bonus is 0 to {BONUS_MAX}")
+        bonus = {(d, c): tables[d.value][c.value] if d.value in tables else p for (d, c), p in self.bonus.items()}
+        return replace(self, bonus=bonus)
+
     def describe(self) -> dict[str, Any]:
         """Every parameter, as JSON: what ``GET /v1/games`` lists and what ``digest`` hashes."""
         return {
@@ -58,7 +82,7 @@ class JokerThirteenRules:
         }
 
 
-GSCAS = JokerThirteenRules(
+GSCAS = ThirteenRules(
     id="gscas",
     shot=1,
     home_run=9,  # "再 ＋9 道（等於向三家各多收 3 道）"
@@ -70,12 +94,29 @@ GSCAS = JokerThirteenRules(
         (Dun.TAIL, Category.JOKER_FIVE): 2, (Dun.TAIL, Category.REAL_FIVE): 5,
     },
 )  # fmt: skip  # the bonus table laid out by dun, two categories a line
-"""The house rules (鬼牌十三支加一色): the only rule set, and every function's default."""
+"""The house rules (鬼牌十三支加一色): Joker Thirteen's rule set, and every function's default."""
+
+ORDINARY = ThirteenRules(
+    id="ordinary",
+    shot=1,
+    home_run=9,
+    bonus={
+        (Dun.HEAD, Category.TRIPS): 1,
+        (Dun.MIDDLE, Category.QUADS): 2, (Dun.MIDDLE, Category.STRAIGHT_FLUSH): 2,
+        (Dun.TAIL, Category.QUADS): 1, (Dun.TAIL, Category.STRAIGHT_FLUSH): 1,
+    },
+    deck=ORDINARY_DECK,
+)  # fmt: skip  # the bonus table laid out by dun, two categories a line
+"""Ordinary 十三支: the house rules without the extra suit and the jokers ("這個玩法跟一般十三支不同的地方有兩個：
+加一色 … 鬼牌 …"): one 52-card deck, 13 cards each, and the house bonuses of the categories it can make."""
 
 BONUS = GSCAS.bonus
 """額外加分 of the house rules: points per opponent whose dun is strictly beaten with this exact category."""
 
 
-def bonus(dun: Dun | str, hand: HandValue, rules: JokerThirteenRules = GSCAS) -> int:
+_DUN_NAMES = frozenset(d.value for d in DUNS)
+
+
+def bonus(dun: Dun | str, hand: HandValue, rules: ThirteenRules = GSCAS) -> int:
     """Points per opponent beaten with ``hand`` in ``dun``: by exact category, so 鬼三條 never also counts as 衝三."""
     return rules.bonus_by_name.get((dun, hand.category), 0)

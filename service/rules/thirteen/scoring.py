@@ -1,5 +1,6 @@
-"""Joker Thirteen (鬼牌十三支加一色): the round score (``rounds/score``): 打槍 + 全壘打 + 額外加分 in 道, the
-four players' totals summing to 0.
+"""The Thirteen games' round score (``rounds/score``): 打槍 + 全壘打 + 額外加分 in 道, the four players'
+totals summing to 0, under a rule set (``ThirteenRules``: Joker Thirteen's ``GSCAS``, ordinary 十三支's
+``ORDINARY``).
 """
 
 from __future__ import annotations
@@ -11,19 +12,19 @@ from enum import StrEnum
 from itertools import combinations
 from typing import NamedTuple
 
-from service.rules.cards import Card, find_duplicates
-from service.rules.errors import InputProblem, InvalidInputError, Path, problem
+from service.rules.cards import Card, duplicate_card, find_duplicates
+from service.rules.errors import InputProblem, InvalidInputError, Path, Violation, problem
 from service.rules.hand_value import HandValue
 from service.rules.thirteen.arrangements import (
-    _CARDS_START,
     _CARDS_TOO_MANY,
     Arrangement,
+    ArrangementViolation,
     Orders,
     _check,
     _lawful_arrangement,
 )
-from service.rules.thirteen.duns import _RUNG_SHIFT, DECK_COPIES, DOMAIN, DUNS, HEAD, MIDDLE, TAIL, Dun, _order
-from service.rules.thirteen.rules import GSCAS, PLAYERS, JokerThirteenRules
+from service.rules.thirteen.duns import _RUNG_SHIFT, DOMAIN, DUNS, HEAD, MIDDLE, TAIL, Dun, ThirteenDeck, _order
+from service.rules.thirteen.rules import GSCAS, PLAYERS, ThirteenRules
 
 
 class ProblemCode(StrEnum):
@@ -68,7 +69,7 @@ class RoundScore:
     matchups: tuple[Matchup, ...]
 
 
-def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
+def _table_duplicates(players: Sequence[Arrangement], deck: ThirteenDeck) -> list[InputProblem]:
     """Cards beyond the deck's copies across the table. A player's cards are its hand when given (the
     placed cards are inside it, already checked against it), else its placed cards."""
     held: Counter[Card] = Counter()
@@ -79,13 +80,23 @@ def _table_duplicates(players: Sequence[Arrangement]) -> list[InputProblem]:
             held.update(arrangement.head)
             held.update(arrangement.middle)
             held.update(arrangement.tail)
-    copies = DECK_COPIES.get
-    if all(n <= copies(c, 1) for c, n in held.items()):
+    copies = deck.copies.get
+    if all(n <= copies(c, 0) for c, n in held.items()):
         return []  # the usual answer, counted in C; the paths are built only for a problem to report
     located = [
         (("players", seat, *path), c) for seat, arrangement in enumerate(players) for path, c in _holding(arrangement)
     ]
-    return find_duplicates(located, copies=DECK_COPIES)
+    return find_duplicates(located, copies=deck.copies, default_copies=0)
+
+
+def _refused(v: Violation, deck: ThirteenDeck, *path: str | int) -> InputProblem:
+    """A player's violation as the reason the round cannot be scored. In a deck of distinct cards, a card
+    beyond its copies is a card listed twice: the card notation's ``duplicate_card``, as every game of one
+    52-card deck says it; a deck holding copies names the copies (``too_many_copies``)."""
+    if deck.distinct and v.code == ArrangementViolation.TOO_MANY_COPIES:
+        (c,) = v.cards
+        return duplicate_card(path, c)
+    return v.as_problem(*path)
 
 
 def _holding(arrangement: Arrangement) -> list[tuple[Path, Card]]:
@@ -94,30 +105,31 @@ def _holding(arrangement: Arrangement) -> list[tuple[Path, Card]]:
     return [((dun.value, i), c) for dun in DUNS for i, c in enumerate(arrangement.dun(dun))]
 
 
-def score_round(players: Sequence[Arrangement], rules: JokerThirteenRules = GSCAS) -> RoundScore:
-    """The 4 players' scores in 道, summing to 0: 打槍 + 全壘打 + 額外加分.
+def score_round(players: Sequence[Arrangement], rules: ThirteenRules = GSCAS) -> RoundScore:
+    """The 4 players' scores in 道, summing to 0: 打槍 + 全壘打 + 額外加分, dealt from ``rules.deck``.
 
     ``InvalidInputError`` for anything that cannot be scored: not 4 players, a dun of the wrong size,
     a card beyond the deck's copies across the table, an illegal (相公) arrangement.
     """
+    deck = rules.deck
     if len(players) != PLAYERS:
         raise InvalidInputError(
             problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players))
         )
-    lawful = _lawful_round(players)
+    lawful = _lawful_round(players, deck)
     if lawful is None:  # something may be wrong: the full checks say what
-        checked = [_check(arrangement) for arrangement in players]
+        checked = [_check(arrangement, deck) for arrangement in players]
         problems = [
-            v.as_problem("players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found
+            _refused(v, deck, "players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found
         ]
-        if problems or (problems := _table_duplicates(players)):
+        if problems or (problems := _table_duplicates(players, deck)):
             raise InvalidInputError(problems)
         return _settled([duns for _, duns in checked if duns is not None], rules)  # no problems: all evaluated
     return _settled(lawful[0], rules, lawful[1])
 
 
 def _settled(
-    values: Sequence[Mapping[Dun, HandValue]], rules: JokerThirteenRules, orders: Sequence[Orders] | None = None
+    values: Sequence[Mapping[Dun, HandValue]], rules: ThirteenRules, orders: Sequence[Orders] | None = None
 ) -> RoundScore:
     """The six matchups and the four players' scores in one pass (each dun's strength and bonus read once
     per player rather than once per pair, strengths compared as ``_order`` ints: ``orders`` when the plans
@@ -191,16 +203,18 @@ _PAIRS = tuple(combinations(range(PLAYERS), 2))
 _NO_HOME_RUNS = (0,) * PLAYERS  # nobody shot all three others (most rounds): no call to _home_runs
 
 
-def _lawful_round(players: Sequence[Arrangement]) -> tuple[list[dict[Dun, HandValue]], list[Orders]] | None:
+def _lawful_round(
+    players: Sequence[Arrangement], deck: ThirteenDeck
+) -> tuple[list[dict[Dun, HandValue]], list[Orders]] | None:
     """Every player's duns and their ``_order``s, when nothing can be wrong (the usual round): every
     arrangement legal (``_lawful_arrangement``) and no card beyond the deck's copies across the table.
     None otherwise, for ``_check`` and ``_table_duplicates`` to find what is wrong. The players' holdings
     are added as card fields: lawful each, so no card counts more than 4 x 3 across the table (no carry)."""
     values = []
     orders = []
-    cards = -(PLAYERS - 1) * _CARDS_START  # the four holdings added, one start left
+    cards = -(PLAYERS - 1) * deck.cards_start  # the four holdings added, one start left
     for arrangement in players:
-        found = _lawful_arrangement(arrangement)
+        found = _lawful_arrangement(arrangement, deck)
         if found is None:
             return None
         duns, holding, order = found
@@ -212,7 +226,7 @@ def _lawful_round(players: Sequence[Arrangement]) -> tuple[list[dict[Dun, HandVa
     return values, orders
 
 
-def _home_runs(shot_count: Sequence[int], rules: JokerThirteenRules = GSCAS) -> list[int]:
+def _home_runs(shot_count: Sequence[int], rules: ThirteenRules = GSCAS) -> list[int]:
     """全壘打: shooting all three others earns +9, 3 from each of them; two home runs both apply."""
     share = rules.home_run // (PLAYERS - 1)
     points = [0] * PLAYERS

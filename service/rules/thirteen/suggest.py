@@ -1,8 +1,8 @@
-"""Joker Thirteen: arrange for me (自動理牌), exactly for a documented objective, by bounds and pruning.
+"""The Thirteen games: arrange for me (自動理牌), exactly for a documented objective, by bounds and pruning.
 
 The objective (docs/rulings.md J14): the expected score, in 道, of the arrangement against ONE opponent
 whose three duns are drawn independently from the per-dun distributions of ``OPPONENT`` (shots and
-bonuses; a home run needs three opponents and is left out):
+bonuses, under the rule set's bonus table; a home run needs three opponents and is left out):
 
     EV = P(not losing any dun) - P(the opponent not losing any dun)
          + sum over duns of [bonus(mine) * P(win the dun) - E(opponent's bonus when it wins the dun)]
@@ -11,10 +11,11 @@ bonuses; a home run needs three opponents and is left out):
     (independent duns).
 
 ``OPPONENT`` holds, for each dun, how often each hand strength occurred in a fixed set of simulated
-opponents: ``deals`` hands of 17 cards drawn at random from the full 68-card deck with a fixed seed, each
-arranged by ``naive_arrangement`` (strongest tail, then strongest middle, then the strongest legal head).
-The tables are data (``data/joker_thirteen_opponent.json``), built once by
-``scripts/build_joker_thirteen_tables.py``; with integer counts the objective times ``deals**3`` is an
+opponents: ``deals`` hands of the game's deal drawn at random from its whole deck with a fixed seed (17 of
+Joker Thirteen's 68 cards, 13 of ordinary 十三支's 52), each arranged by ``naive_arrangement`` (strongest
+tail, then strongest middle, then the strongest legal head). The tables are data, one file per deck
+(``data/joker_thirteen_opponent.json``, ``data/thirteen_opponent.json``: ``ThirteenDeck.opponent``), built
+once by ``scripts/build_joker_thirteen_tables.py``; with integer counts the objective times ``deals**3`` is an
 integer, so the search compares exact integers and the answer never depends on float rounding.
 Assumptions, stated: the opponent's cards are drawn from the whole deck (the cards the player holds are not
 removed), and the opponent's three duns are treated as independent.
@@ -42,7 +43,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -50,18 +51,37 @@ from typing import Any, NamedTuple
 from service.rules.cards import JOKER, Card, find_duplicates
 from service.rules.errors import InvalidInputError, problem
 from service.rules.hand_value import HandValue
-from service.rules.thirteen.duns import DECK_COPIES, DOMAIN, DUNS, RUNG, Category, Dun, _evaluate, evaluate_dun
-from service.rules.thirteen.rules import BONUS, HAND_SIZE
+from service.rules.thirteen.duns import (
+    DOMAIN,
+    DUNS,
+    JOKER_DECK,
+    RUNG,
+    SET_CARDS,
+    Category,
+    Dun,
+    ThirteenDeck,
+    _evaluate,
+    evaluate_dun,
+)
+from service.rules.thirteen.rules import GSCAS, ThirteenRules
 
 Strength = tuple[int, ...]
 
-HAND_SIZES = (13, HAND_SIZE)
 MAX_ALTERNATIVES = 10
 DEFAULT_ALTERNATIVES = 3
-DATA = Path(__file__).with_name("data") / "joker_thirteen_opponent.json"
+DATA_DIR = Path(__file__).with_name("data")
+DATA = DATA_DIR / JOKER_DECK.opponent
+TABLES_KEPT = 4  # opponent tables kept under the bonus tables most recently asked for (see opponent_tables)
+
+
+def hand_sizes(deck: ThirteenDeck = JOKER_DECK) -> tuple[int, ...]:
+    """What arrange for me takes: the 13 cards to place, or the whole deal when it holds more."""
+    return tuple(sorted({SET_CARDS, deck.hand_size}))
+
+
+HAND_SIZES = hand_sizes(JOKER_DECK)
 
 _CATEGORY_BY_RUNG = {rung: category for category, rung in RUNG.items()}
-_BONUS = {(d, RUNG[c]): points for (d, c), points in BONUS.items()}
 
 
 # --- a dun's strength, fast ---------------------------------------------------------------------------
@@ -186,24 +206,26 @@ def naive_arrangement(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Car
 
 @dataclass(frozen=True, slots=True)
 class DunTable:
-    """How often each strength occurred as one dun of the simulated opponents (``deals`` in all)."""
+    """How often each strength occurred as one dun of the simulated opponents (``deals`` in all), with the
+    bonus each rung earns in this dun (by rung: ``bonus[RUNG[category]]``)."""
 
     dun: Dun
     strengths: tuple[Strength, ...]  # ascending, each once
     at_most: tuple[int, ...]  # at_most[i]: occurrences of strengths[:i] (len + 1 entries)
     bonus_at_most: tuple[int, ...]  # the same, each occurrence weighted by its bonus in this dun
     deals: int
+    bonus: tuple[int, ...]  # by rung
     known: dict[Strength, tuple[int, int, int]] = field(default_factory=dict, compare=False)  # terms, cached
 
     @classmethod
-    def of(cls, dun: Dun, counts: dict[Strength, int], deals: int) -> DunTable:
+    def of(cls, dun: Dun, counts: dict[Strength, int], deals: int, bonus: tuple[int, ...]) -> DunTable:
         strengths = tuple(sorted(counts))
         at_most, bonus_at_most = [0], [0]
         for s in strengths:
             at_most.append(at_most[-1] + counts[s])
-            bonus_at_most.append(bonus_at_most[-1] + _BONUS.get((dun, s[0]), 0) * counts[s])
+            bonus_at_most.append(bonus_at_most[-1] + bonus[s[0]] * counts[s])
         assert at_most[-1] == deals, "a dun table counts every simulated deal once"
-        return cls(dun, strengths, tuple(at_most), tuple(bonus_at_most), deals)
+        return cls(dun, strengths, tuple(at_most), tuple(bonus_at_most), deals, bonus)
 
     def terms(self, s: Strength) -> tuple[int, int, int]:
         """For a dun of strength ``s``, in units of 1/deals: (not lose = P(opp <= s), win = P(opp < s),
@@ -220,7 +242,7 @@ class DunTable:
         hi = bisect_right(self.strengths, s)
         win, not_lose = self.at_most[lo], self.at_most[hi]
         paid = self.bonus_at_most[-1] - self.bonus_at_most[hi]
-        return not_lose, win, _BONUS.get((self.dun, s[0]), 0) * win - paid
+        return not_lose, win, self.bonus[s[0]] * win - paid
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,12 +252,31 @@ class OpponentTables:
     duns: dict[Dun, DunTable]
 
 
+Counts = tuple[int, int, tuple[dict[Strength, int], ...]]  # deals, seed, each dun's strength counts
+
+
 @cache
-def opponent_tables(path: Path = DATA) -> OpponentTables:
+def _opponent_counts(path: Path) -> Counts:
+    """One shipped file's counts, read once (``cache``: the files are the decks', a fixed few)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    deals = data["deals"]
-    duns = {d: DunTable.of(d, {tuple(s): n for s, n in data["duns"][d.value]}, deals) for d in DUNS}
-    return OpponentTables(deals, data["seed"], duns)
+    return data["deals"], data["seed"], tuple({tuple(s): n for s, n in data["duns"][d.value]} for d in DUNS)
+
+
+def opponent_tables(rules: ThirteenRules = GSCAS, path: Path | None = None) -> OpponentTables:
+    """The simulated opponent of ``rules``' deck (``path``: its shipped file unless given), its bonuses paid
+    by ``rules``. Kept for the ``TABLES_KEPT`` bonus tables most recently asked for, as a rule set's tables
+    are asked for again and again: each holds its deck's counts once more and the terms it has answered."""
+    return _tables(path or DATA_DIR / rules.deck.opponent, rules.bonus_by_rung)
+
+
+@lru_cache(maxsize=TABLES_KEPT)
+def _tables(path: Path, bonus_by_rung: tuple[tuple[int, ...], ...]) -> OpponentTables:
+    """``opponent_tables``, keyed by the file and the bonuses alone (``ThirteenRules`` is not hashable, and
+    two rule sets paying the same bonuses on one deck share their tables). ``bonus_by_rung`` is by rung
+    plus one (``ThirteenRules.bonus_by_rung``); a table reads it by rung."""
+    deals, seed, counts = _opponent_counts(path)
+    duns = {d: DunTable.of(d, counts[i], deals, bonus_by_rung[i][1:]) for i, d in enumerate(DUNS)}
+    return OpponentTables(deals, seed, duns)
 
 
 # --- the search -------------------------------------------------------------------------------------
@@ -270,11 +311,15 @@ class SuggestResult(NamedTuple):
     deals: int
 
 
-def check_hand(hand: Sequence[Card]) -> None:
+def check_hand(hand: Sequence[Card], deck: ThirteenDeck = JOKER_DECK) -> None:
+    """``InvalidInputError`` for a hand arrange for me cannot take: not one of ``hand_sizes(deck)``, or a
+    card beyond the deck's copies."""
     problems = []
-    if len(hand) not in HAND_SIZES:
-        problems.append(problem(DOMAIN, ("cards",), SuggestProblem.SUGGEST_HAND_SIZE, actual=len(hand)))
-    problems += find_duplicates([(("cards", i), c) for i, c in enumerate(hand)], copies=DECK_COPIES)
+    if len(hand) not in hand_sizes(deck):
+        # a deal that discards names both sizes it takes; one that sets the whole deal, the deal's
+        case = {} if deck.discards else {"case": "deal"}
+        problems.append(problem(DOMAIN, ("cards",), SuggestProblem.SUGGEST_HAND_SIZE, actual=len(hand), **case))
+    problems += find_duplicates([(("cards", i), c) for i, c in enumerate(hand)], copies=deck.copies, default_copies=0)
     if problems:
         raise InvalidInputError(problems)
 
@@ -289,11 +334,15 @@ def _prefix(values: Sequence[int], better: Callable[[int, int], bool]) -> list[i
 
 
 def suggest(
-    hand: Sequence[Card], alternatives: int = DEFAULT_ALTERNATIVES, tables: OpponentTables | None = None
+    hand: Sequence[Card],
+    alternatives: int = DEFAULT_ALTERNATIVES,
+    tables: OpponentTables | None = None,
+    rules: ThirteenRules = GSCAS,
 ) -> SuggestResult:
-    """The best legal arrangement of ``hand`` (13 cards, or 17 of which 4 are discarded; checked by the
-    caller with ``check_hand``) for the module's objective, and the next ``alternatives`` classes."""
-    tables = tables or opponent_tables()
+    """The best legal arrangement of ``hand`` (13 cards, or the whole deal of ``rules``' deck, the rest
+    discarded; checked by the caller with ``check_hand``) for the module's objective under ``rules``, and the
+    next ``alternatives`` classes."""
+    tables = tables or opponent_tables(rules)
     N = tables.deals
     N2 = N * N
     head_t, middle_t, tail_t = (tables.duns[d] for d in DUNS)
@@ -397,11 +446,13 @@ def suggest(
                 floor = heap[0]
                 floor2, floor3 = floor[:2], floor[:3]
     ranked = sorted(heap, reverse=True)
-    found = [_suggestion(cards, members[key], key[0], tables) for key in ranked]
+    found = [_suggestion(cards, members[key], key[0], tables, rules.deck) for key in ranked]
     return SuggestResult(found[0], tuple(found[1:]), N)
 
 
-def _suggestion(cards: Sequence[Card], masks: tuple[int, int, int], exact: int, tables: OpponentTables) -> Suggestion:
+def _suggestion(
+    cards: Sequence[Card], masks: tuple[int, int, int], exact: int, tables: OpponentTables, deck: ThirteenDeck
+) -> Suggestion:
     t_mask, m_mask, h_mask = masks
 
     def pick(mask: int) -> tuple[Card, ...]:
@@ -409,7 +460,7 @@ def _suggestion(cards: Sequence[Card], masks: tuple[int, int, int], exact: int, 
 
     used = t_mask | m_mask | h_mask
     rows = {Dun.HEAD: pick(h_mask), Dun.MIDDLE: pick(m_mask), Dun.TAIL: pick(t_mask)}
-    duns = {d: evaluate_dun(d, rows[d]) for d in DUNS}
+    duns = {d: evaluate_dun(d, rows[d], deck=deck) for d in DUNS}
     N = tables.deals
     win, tie, bonus = {}, {}, {}
     shoot = shot = 1.0
