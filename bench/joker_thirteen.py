@@ -223,7 +223,7 @@ def profile_http(args: argparse.Namespace, requests: int = 1000) -> None:
     """Where a rounds/score request's time goes, in process (Flask test client, no sockets)."""
     heading("Where a POST rounds/score request's time goes, in process (Flask test client)")
     from service.api import create_app
-    from service.api import joker_thirteen as api
+    from service.api import thirteen as api
     from service.api.loading import fast_load
 
     healthz, score = endpoints()

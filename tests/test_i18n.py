@@ -24,8 +24,8 @@ from marshmallow import Schema, ValidationError, fields
 import service.rules
 from service.api import big_two as big_two_api
 from service.api import create_app, i18n, texts
-from service.api import joker_thirteen as joker_thirteen_api
 from service.api import ofc_pineapple as ofc_api
+from service.api import thirteen as thirteen_api
 from service.api.errors import SCHEMA_ERROR_CODES
 from service.api.limits import TOO_DEEP
 from service.rules import big_two as b2
@@ -373,6 +373,17 @@ def joker_thirteen_sample(rng: random.Random, found: list) -> None:
     doubled = [*table[:3], j13.Arrangement(cards("8h 4d 2s"), table[3].middle, table[3].tail)]
     collect(found, "joker-thirteen", j13.score_round, doubled)
     collect(found, "joker-thirteen", parse_cards, ["As", "Zz", 10, "JK"])
+    # arrange for me: a size neither game's deal takes, each game's text (17 dealt and 4 discarded, or 13)
+    collect(found, "joker-thirteen", j13.suggest.check_hand, deck[:14])
+    collect(found, "joker-thirteen", j13.suggest.check_hand, list(j13.ORDINARY_DECK.cards[:12]), j13.ORDINARY_DECK)
+    # ordinary 十三支: one 52-card deck, 13 cards each; a card twice is a duplicate
+    ordinary = list(j13.ORDINARY_DECK.cards)
+    for _ in range(100):
+        duns = [[rng.choice(ordinary) for _ in range(rng.choice([n, n, n, n - 1]))] for n in (3, 5, 5)]
+        hand = None if rng.random() < 0.5 else rng.sample(ordinary, rng.choice([13, 13, 12]))
+        collect(found, "joker-thirteen", j13.validate_arrangement, *duns, hand, j13.ORDINARY_DECK)
+    ordinary_table = [j13.Arrangement(*(rng.sample(ordinary, n) for n in (3, 5, 5))) for _ in range(4)]
+    collect(found, "joker-thirteen", j13.score_round, ordinary_table, j13.ORDINARY)
     collect(found, "big-two", parse_cards, ["JK", "jk"])  # no jokers in Big Two
     # plays/legal's impossible situations
     first = cards("3c 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
@@ -1105,7 +1116,7 @@ def field_messages(field: fields.Field, seen: set[int]) -> set[str]:
     return found
 
 
-ALL_SCHEMAS = [*ofc_api.SCHEMAS, *joker_thirteen_api.SCHEMAS, *big_two_api.SCHEMAS]
+ALL_SCHEMAS = [*ofc_api.SCHEMAS, *thirteen_api.SCHEMAS, *big_two_api.SCHEMAS]
 
 
 def in_language(message: str, language: str) -> str:

@@ -19,6 +19,7 @@ from service.api import i18n
 from service.api.common import (
     CardList,
     OneOfShapes,
+    RulesEcho,
     StrictBoolean,
     StrictInteger,
     StrictSchema,
@@ -138,17 +139,8 @@ def _described(rules: BigTwoRules, described: str) -> BigTwoRules:
     return rules.with_description(json.loads(described))
 
 
-def names_rules(body: dict[str, Any]) -> bool:
-    """Whether a loaded request named a rule set or rules of its own."""
-    return "rule_set" in body or "rules" in body
-
-
-def say_rules(body: dict[str, Any], rules: BigTwoRules, shaped: dict[str, Any]) -> dict[str, Any]:
-    """The answer, naming the rules applied when the request named a rule set or rules of its own."""
-    if names_rules(body):
-        shaped["rule_set"] = rules.id
-        shaped["rules_digest"] = rules.digest
-    return shaped
+say_rules = RulesEcho(("rule_set", "rules"))
+names_rules = say_rules.named
 
 
 # --- schemas -----------------------------------------------------------------------------------------

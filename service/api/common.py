@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import jiter
 import orjson
@@ -308,6 +308,35 @@ def _encoded_otherwise(body: Any) -> bytes:
         return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
     except orjson.JSONEncodeError:
         return json.dumps(body, separators=(",", ":")).encode()
+
+
+class NamedRules(Protocol):
+    """What an answer says of the rules it applied: any game's frozen rules object."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def digest(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RulesEcho:
+    """A game's request fields that choose its rules (``rule_set`` and the game's own: OFC's ``royalties``,
+    Big Two's ``rules``, Thirteen's ``bonuses``). An answer to a request naming any of them says which rules
+    it applied (``rule_set``, ``rules_digest``); an answer to one naming none is the default's, unchanged."""
+
+    fields: tuple[str, ...]
+
+    def named(self, body: dict[str, Any]) -> bool:
+        """Whether a loaded request named a rule set or rules of its own."""
+        return any(name in body for name in self.fields)
+
+    def __call__(self, body: dict[str, Any], rules: NamedRules, shaped: dict[str, Any]) -> dict[str, Any]:
+        """The answer ``shaped``, naming ``rules`` when the request named them."""
+        if self.named(body):
+            shaped["rule_set"] = rules.id
+            shaped["rules_digest"] = rules.digest
+        return shaped
 
 
 def hand_value(hand: HandValue, lang: str | None = None) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from marshmallow import fields, validate
 
 from service.api import texts
 from service.api.common import (
+    RulesEcho,
     StrictBoolean,
     StrictInteger,
     StrictSchema,
@@ -239,12 +240,7 @@ def effective_rules(game_rules: dict[str, OfcRules], default: OfcRules, body: di
     return rules
 
 
-def say_rules(body: dict[str, Any], rules: OfcRules, shaped: dict[str, Any]) -> dict[str, Any]:
-    """The answer, naming the rules applied when the request named a rule set or royalties."""
-    if "rule_set" in body or "royalties" in body:
-        shaped["rule_set"] = rules.id
-        shaped["rules_digest"] = rules.digest
-    return shaped
+say_rules = RulesEcho(("rule_set", "royalties"))
 
 
 # --- answers -----------------------------------------------------------------------------------------

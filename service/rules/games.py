@@ -5,11 +5,11 @@
 
 A game names its rule sets; the first is its default (the authoritative rule book's). A rule set's
 ``rules`` is the frozen rules object its game's operations take as an argument (``OfcRules`` for the OFC
-games, ``BigTwoRules``, ``ThirteenRules``): every rule set of every game is one.
+games, ``BigTwoRules``, ``ThirteenRules`` for both Thirteen games): every rule set of every game is one.
 
 A game also names where it lives: its rules package, ``service.rules.<package>`` (``ofc`` serves both OFC
-games, ``thirteen`` Joker Thirteen, ``big_two`` Big Two), and the module of the HTTP layer that serves it,
-``service.api.<api_module>``.
+games, ``thirteen`` Joker Thirteen and ordinary 十三支, ``big_two`` Big Two), and the module of the HTTP layer
+that serves it, ``service.api.<api_module>``.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ GAMES: tuple[Game, ...] = (
         (_ofc(ofc.ULTIMATE), _ofc(ofc.STANDARD), _ofc(ofc.PROGRESSIVE)),
     ),
     Game(
-        "joker-thirteen", "Joker Thirteen with an extra spade suit", "鬼牌十三支加一色", "thirteen", "joker_thirteen",
+        "joker-thirteen", "Joker Thirteen with an extra spade suit", "鬼牌十三支加一色", "thirteen", "thirteen",
         Deck(68, 3),
         (RuleSet(thirteen.GSCAS.id, "Joker Thirteen, extra spade suit (house rules)", "鬼牌十三支加一色", "joker-thirteen/gscas",
                  (thirteen.PLAYERS, thirteen.PLAYERS), thirteen.GSCAS),),
@@ -110,6 +110,12 @@ GAMES: tuple[Game, ...] = (
     Game(
         "ofc-classic", "Classic Open-Face Chinese Poker", "明牌十三張", "ofc", "ofc_pineapple", _DECK52,
         (_ofc(ofc.CLASSIC),), text_domain="ofc-pineapple",
+    ),
+    Game(
+        "thirteen", "Thirteen (Chinese poker)", "十三支", "thirteen", "thirteen", _DECK52,
+        (RuleSet(thirteen.ORDINARY.id, "Ordinary Thirteen (house rules without the extra suit and the jokers)", "十三支",
+                 "rules digest: Other Thirteen rule sets", (thirteen.PLAYERS, thirteen.PLAYERS), thirteen.ORDINARY),),
+        text_domain="joker-thirteen",
     ),
 )  # fmt: skip  # one game per block: its names, modules and rule sets read as a table
 GAME_BY_ID = {g.id: g for g in GAMES}

@@ -74,7 +74,7 @@ CASES = [(path, pointer) for path, item in SPEC["paths"].items() if "post" in it
 
 def test_every_card_list_of_the_examples_is_checked():
     games = {path.split("/")[2] for path, _ in CASES}
-    assert games == {"ofc-pineapple", "ofc-classic", "joker-thirteen", "big-two"} and len(CASES) > 100
+    assert games == {"ofc-pineapple", "ofc-classic", "joker-thirteen", "big-two", "thirteen"} and len(CASES) > 100
 
 
 @pytest.mark.parametrize(("path", "pointer"), CASES, ids=[f"{p} /{'/'.join(map(str, q))}" for p, q in CASES])

@@ -26,6 +26,7 @@ HEAVY_OPERATIONS = {
     "/v1/ofc-classic/boards/outlook": "ofcClassicBoardOutlook",
     "/v1/ofc-pineapple/fantasyland/solve": "ofcSolveFantasyland",
     "/v1/joker-thirteen/arrangements/suggest": "jokerThirteenSuggestArrangement",
+    "/v1/thirteen/arrangements/suggest": "thirteenSuggestArrangement",
 }
 OVERLOADED = {
     "type": "urn:card-rules:problem:overloaded",

@@ -209,10 +209,11 @@ def test_service_reads_answer_200(client, path):
     assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_games_lists_the_four_games(client):
+def test_games_lists_the_five_games(client):
     games = client.get("/v1/games").get_json()["games"]
-    assert [(g["id"], g["players"]["min"], g["deck"]["cards"]) for g in games] == [
-        ("ofc-pineapple", 3, 52), ("joker-thirteen", 4, 68), ("big-two", 4, 52), ("ofc-classic", 2, 52),
+    assert [(g["id"], g["players"]["min"], g["deck"]["cards"], g["deck"]["jokers"]) for g in games] == [
+        ("ofc-pineapple", 3, 52, 0), ("joker-thirteen", 4, 68, 3), ("big-two", 4, 52, 0), ("ofc-classic", 2, 52, 0),
+        ("thirteen", 4, 52, 0),
     ]  # fmt: skip
 
 

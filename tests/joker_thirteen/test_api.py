@@ -10,7 +10,7 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from service.api import joker_thirteen as api
+from service.api import thirteen as api
 from service.api.loading import fast_load
 from service.rules.cards import card_texts
 from tests.conftest import ROOT

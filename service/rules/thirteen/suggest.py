@@ -316,9 +316,8 @@ def check_hand(hand: Sequence[Card], deck: ThirteenDeck = JOKER_DECK) -> None:
     card beyond the deck's copies."""
     problems = []
     if len(hand) not in hand_sizes(deck):
-        # a deal that discards names both sizes it takes; one that sets the whole deal, the deal's
-        case = {} if deck.discards else {"case": "deal"}
-        problems.append(problem(DOMAIN, ("cards",), SuggestProblem.SUGGEST_HAND_SIZE, actual=len(hand), **case))
+        case = "discards" if deck.discards else "deal"  # a deal that discards: both sizes it takes
+        problems.append(problem(DOMAIN, ("cards",), SuggestProblem.SUGGEST_HAND_SIZE, case=case, actual=len(hand)))
     problems += find_duplicates([(("cards", i), c) for i, c in enumerate(hand)], copies=deck.copies, default_copies=0)
     if problems:
         raise InvalidInputError(problems)

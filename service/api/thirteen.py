@@ -1,0 +1,368 @@
+"""HTTP layer of the Thirteen games (``/v1/joker-thirteen``, ``/v1/thirteen``): request schemas beside the
+routes they serve, one set per game, built from its deck and its rule sets.
+
+Joker Thirteen's cards include the joker ``JK`` (any letter case) and its deck holds every spade twice and 3
+jokers, so "a card twice" is not a problem by itself: the rules core counts copies against the deck. Ordinary
+十三支 is dealt from one 52-card deck: its lists that must be sets are marked so in the contract, and a card
+twice there is the 52-card games' ``duplicate_card``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response
+from marshmallow import fields, validate
+
+from service.api import i18n
+from service.api.common import (
+    CardField,
+    CardList,
+    RulesEcho,
+    StrictInteger,
+    StrictSchema,
+    answer,
+    hand_value,
+    load_body,
+    rule_codes,
+    violation,
+)
+from service.api.heavy import heavy
+from service.rules import thirteen as j13
+from service.rules.cards import NotationProblem, card_texts
+from service.rules.games import GAMES, Game
+from service.rules.hand_value import HandValue
+from service.rules.messages import Message
+from service.rules.thirteen import (
+    DUNS,
+    HEAD,
+    MIDDLE,
+    TAIL,
+    Arrangement,
+    ArrangementViolation,
+    Dun,
+    ProblemCode,
+    ThirteenDeck,
+    ThirteenRules,
+    suggest,
+)
+
+DUN_NAMES = [d.value for d in DUNS]
+
+# --- schemas of one game: its deck bounds the card lists ---------------------------------------------
+
+
+def dun_field() -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf(DUN_NAMES))
+
+
+def _bonus_keys(game: Game, dun: Dun) -> list[str]:
+    """The bonuses of ``dun`` a request may set: the categories the game's rule sets pay in it (one list)."""
+    keys = {tuple(c.value for d, c in r.rules.bonus if d is dun) for r in game.rule_sets}
+    assert len(keys) == 1, f"{game.id}: its rule sets pay {dun} bonuses for different categories"
+    return list(next(iter(keys)))
+
+
+def bonus_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
+    """The game's house bonus tables: each dun's table replaced whole (every bonus its rule sets pay in that
+    dun, integers 0-100), as OFC's royalties; a dun left out keeps the rule set's."""
+
+    def table(name: str, dun: Dun) -> type[StrictSchema]:
+        declared = {
+            key: StrictInteger(required=True, validate=validate.Range(0, j13.BONUS_MAX))
+            for key in _bonus_keys(game, dun)
+        }
+        return type(prefix + name, (StrictSchema,), declared)
+
+    assert _bonus_keys(game, MIDDLE) == _bonus_keys(game, TAIL), "the middle and the tail share one table's shape"
+    head, five = table("HeadBonuses", HEAD), table("FiveCardBonuses", MIDDLE)
+    bonuses = type(
+        prefix + "Bonuses",
+        (StrictSchema,),
+        {"head": fields.Nested(head), "middle": fields.Nested(five), "tail": fields.Nested(five)},
+    )
+    return {"HeadBonuses": head, "FiveCardBonuses": five, "Bonuses": bonuses}
+
+
+def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
+    """The request schemas of ``game``, named ``prefix`` + name, nested ones before those holding them."""
+    deck: ThirteenDeck = game.default.rules.deck
+    jokers = game.deck.jokers > 0
+    rule_set_ids = [r.id for r in game.rule_sets]
+
+    def cards(low: int, high: int, **kwargs: Any) -> CardList:
+        length = validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
+        return CardList(CardField(jokers=jokers), validate=length, **kwargs)
+
+    def rule_set() -> fields.String:
+        return fields.String(validate=validate.OneOf(rule_set_ids))
+
+    bonus = bonus_schemas(game, prefix)
+
+    def bonuses() -> fields.Nested:
+        return fields.Nested(bonus["Bonuses"])
+
+    def schema(name: str, **declared: Any) -> type[StrictSchema]:
+        return type(prefix + name, (StrictSchema,), declared)
+
+    sizes = suggest.hand_sizes(deck)
+    scored_player = schema(
+        "ScoredPlayer",
+        head=cards(Dun.HEAD.size, Dun.HEAD.size, required=True), middle=cards(Dun.MIDDLE.size, Dun.MIDDLE.size, required=True),
+        tail=cards(Dun.TAIL.size, Dun.TAIL.size, required=True), hand=cards(deck.hand_size, deck.hand_size, load_default=None),
+        build=Arrangement,
+    )  # fmt: skip  # the player's four lists two a line
+    return {
+        **bonus,
+        "DunEvaluateRequest": schema(
+            "DunEvaluateRequest", dun=dun_field(), cards=cards(3, 5, required=True), rule_set=rule_set(), bonuses=bonuses()
+        ),
+        "DunCompareRequest": schema(
+            "DunCompareRequest", dun=dun_field(), a=cards(3, 5, required=True), b=cards(3, 5, required=True),
+            rule_set=rule_set(), bonuses=bonuses(),
+        ),
+        # a dun or a hand of the wrong size is a violation: no dun holds more than a deal, no hand more than the deck
+        "ArrangementValidateRequest": schema(
+            "ArrangementValidateRequest", hand=cards(0, len(deck.cards), load_default=None),
+            head=cards(0, deck.hand_size, required=True), middle=cards(0, deck.hand_size, required=True),
+            tail=cards(0, deck.hand_size, required=True), rule_set=rule_set(),
+        ),
+        "ScoredPlayer": scored_player,
+        "RoundScoreRequest": schema(
+            "RoundScoreRequest",
+            players=fields.List(fields.Nested(scored_player), required=True, validate=validate.Length(equal=j13.PLAYERS)),
+            rule_set=rule_set(), bonuses=bonuses(),
+        ),
+        "SuggestRequest": schema(
+            "SuggestRequest", cards=cards(min(sizes), max(sizes), required=True),
+            alternatives=StrictInteger(load_default=suggest.DEFAULT_ALTERNATIVES, validate=validate.Range(0, suggest.MAX_ALTERNATIVES)),
+            rule_set=rule_set(), bonuses=bonuses(),
+        ),
+    }  # fmt: skip  # each schema: its name, then its fields a few to a line
+
+
+def effective_rules(game: Game, body: dict[str, Any]) -> ThirteenRules:
+    """The rules a loaded request asks for: its rule set (the game's default when unnamed) with its bonuses.
+    A house bonus table is a new rules object each time (its digest is computed then; nothing is kept)."""
+    rules: ThirteenRules = game.rule_set(body.get("rule_set")).rules
+    tables = body.get("bonuses")
+    return rules.with_bonuses(tables) if tables else rules
+
+
+say_rules = RulesEcho(("rule_set", "bonuses"))
+
+# --- answers -----------------------------------------------------------------------------------------
+
+
+# ``lang``: the request's language, read once per answer by the callers that answer several hands (a
+# read costs more than the label it picks).
+
+
+def dun_value(dun: Dun, hand: HandValue, rules: ThirteenRules, lang: str | None = None) -> dict[str, Any]:
+    """A dun's hand value (with ``resolved``: what each joker stands for) and its bonus per opponent beaten."""
+    lang = lang or i18n.language()
+    return {"hand": _hand_answer(hand, _LABELS.setdefault(lang, {}), lang), "bonus": j13.bonus(dun, hand, rules)}
+
+
+def _dun_answers(duns: Any, lang: str) -> dict[str, Any]:
+    """``dun_hands`` of the rules' own dun values (``_hand_answer``)."""
+    labels = _LABELS.setdefault(lang, {})
+    return {"head": _hand_answer(duns[HEAD], labels, lang), "middle": _hand_answer(duns[MIDDLE], labels, lang),
+            "tail": _hand_answer(duns[TAIL], labels, lang)}  # fmt: skip  # the three duns on two lines
+
+
+def dun_hands(duns: Any, lang: str | None = None) -> dict[str, Any]:
+    return {"head": hand_value(duns[HEAD], lang), "middle": hand_value(duns[MIDDLE], lang),
+            "tail": hand_value(duns[TAIL], lang)}  # fmt: skip  # the three duns on two lines
+
+
+def arrangement_result(result: j13.ArrangementResult) -> dict[str, Any]:
+    return {
+        "legal": result.legal,
+        "violations": [violation(v) for v in result.violations],
+        "duns": None if result.duns is None else _dun_answers(result.duns, i18n.language()),
+        "discarded": None if result.discarded is None else card_texts(result.discarded),
+    }
+
+
+_LABELS: dict[str, dict[Message, str]] = {}
+"""Per language, each label's text, filled as asked (the games' 14 labels)."""
+
+
+def _hand_answer(hand: HandValue, labels: dict[Message, str], lang: str) -> dict[str, Any]:
+    """``hand_value(hand, lang)`` for a dun's value (its ``resolved`` never None), built in one expression
+    (``labels``: ``_LABELS[lang]``): the strength tuple goes to orjson as it is (written as an array)."""
+    category, label, strength, cards, resolved = hand
+    if resolved is None:  # never from these games' rules; hand_value leaves the key out
+        return hand_value(hand, lang)
+    text = labels.get(label)
+    if text is None:
+        text = labels[label] = i18n.label(hand, lang)
+    # The duns' sizes spelled out: a list display costs a quarter of a comprehension over five cards.
+    if len(cards) == 5:
+        a, b, c, d, e = cards
+        texts = [a.text, b.text, c.text, d.text, e.text]
+    elif len(cards) == 3:
+        a, b, c = cards
+        texts = [a.text, b.text, c.text]
+    else:
+        texts = [c.text for c in cards]
+    return {"category": category, "label": text, "strength": strength, "cards": texts,
+            "resolved": [c.text for c in resolved] if resolved else []}  # fmt: skip  # five fields on two lines
+
+
+def round_score(score: j13.RoundScore) -> dict[str, Any]:
+    """Every player's score and every pair's matchup, each unpacked in one loop (no call per player or
+    pair, each NamedTuple read by position; a matchup's ``duns`` is answered as the rules built it: head,
+    middle, tail)."""
+    lang = i18n.language()
+    labels = _LABELS.setdefault(lang, {})
+    value = _hand_answer
+    players = [
+        {
+            "seat": seat, "total": total, "shots": shots, "home_run": home_run, "bonus": bonus,
+            "duns": {"head": value(duns[HEAD], labels, lang), "middle": value(duns[MIDDLE], labels, lang),
+                     "tail": value(duns[TAIL], labels, lang)},
+        }
+        for seat, total, shots, home_run, bonus, duns in score.players
+    ]  # fmt: skip  # a player's fields on one line, its three duns on two
+    matchups = [
+        {
+            "a": a, "b": b, "duns": duns, "shot": shot, "bonus_a": bonus_a, "bonus_b": bonus_b,
+            "points_a": points_a,
+        }
+        for a, b, duns, shot, bonus_a, bonus_b, points_a in score.matchups
+    ]  # fmt: skip  # a matchup's seven fields on two lines, not one a line
+    return {"players": players, "matchups": matchups}
+
+
+def _probability(x: float) -> float:
+    return round(x, 6)
+
+
+def suggestion(s: suggest.Suggestion) -> dict[str, Any]:
+    return {
+        "head": card_texts(s.head), "middle": card_texts(s.middle), "tail": card_texts(s.tail),
+        "discarded": card_texts(s.discarded),
+        "duns": dun_hands(s.duns),
+        "expected_value": round(s.expected_value, 6),
+        "win": {d.value: _probability(s.win[d]) for d in DUNS},
+        "tie": {d.value: _probability(s.tie[d]) for d in DUNS},
+        "expected_bonus": {d.value: round(s.expected_bonus[d], 6) for d in DUNS},
+        "shoot": _probability(s.shoot),
+        "shot": _probability(s.shot),
+    }  # fmt: skip  # the three duns' cards on one line
+
+
+# --- routes ------------------------------------------------------------------------------------------
+
+ERRORS = (*NotationProblem, *ProblemCode, *ArrangementViolation)  # rounds/score refuses what validate answers
+"""The 422 ``errors`` codes of these games' operations, besides the request schema's."""
+DUN_SIZES = ["wrong_head_size", "wrong_middle_size", "wrong_tail_size"]
+ROUND_ONLY = ["too_many_copies", "card_not_in_hand", "card_used_twice", "head_not_below_middle", "middle_above_tail"]
+
+
+def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Blueprint:
+    """The five operations of a Thirteen game, under its base path.
+
+    What only the rules decide, for a request valid against the contract (``RuleCodes.rules_only``): a dun's
+    size depends on the dun named; a card beyond the deck's copies (a deck holding some cards more than once
+    has no list that is a set in the contract; a set of strings may spell one card twice, ``As`` and ``A♠``;
+    and across a table's players no list holds them all); where the cards come from (the hand) and 相公 are
+    rules."""
+    bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
+    dun_evaluate, dun_compare = schemas["DunEvaluateRequest"](), schemas["DunCompareRequest"]()
+    arrangement_validate, round_score_request = schemas["ArrangementValidateRequest"](), schemas["RoundScoreRequest"]()
+    suggest_request = schemas["SuggestRequest"]()
+    dun_rules = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *DUN_SIZES])
+
+    @bp.post("/duns/evaluate")
+    @dun_rules
+    def duns_evaluate() -> Response:
+        body = load_body(dun_evaluate)
+        rules = effective_rules(game, body)
+        dun = Dun(body["dun"])
+        return answer(
+            say_rules(body, rules, dun_value(dun, j13.evaluate_dun(dun, body["cards"], deck=rules.deck), rules))
+        )
+
+    @bp.post("/duns/compare")
+    @dun_rules
+    def duns_compare() -> Response:
+        body = load_body(dun_compare)
+        rules = effective_rules(game, body)
+        dun = Dun(body["dun"])
+        result, a, b = j13.compare_duns(dun, body["a"], body["b"], rules.deck)
+        lang = i18n.language()
+        return answer(
+            say_rules(
+                body,
+                rules,
+                {"winner": result, "a": dun_value(dun, a, rules, lang), "b": dun_value(dun, b, rules, lang)},
+            )
+        )
+
+    @bp.post("/arrangements/validate")
+    @rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS)
+    def arrangements_validate() -> Response:
+        body = load_body(arrangement_validate)
+        rules = effective_rules(game, body)
+        result = j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"], rules.deck)
+        return answer(say_rules(body, rules, arrangement_result(result)))
+
+    @bp.post("/rounds/score")
+    @rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *ROUND_ONLY])
+    def rounds_score() -> Response:
+        body = load_body(round_score_request)
+        rules = effective_rules(game, body)
+        return answer(say_rules(body, rules, round_score(j13.score_round(body["players"], rules))))
+
+    @bp.post("/arrangements/suggest")
+    @rule_codes(
+        j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem),
+        rules_only=["duplicate_card", "suggest_hand_size"],
+    )  # fmt: skip  # the codes on two lines
+    @heavy
+    def arrangements_suggest() -> Response:
+        body = load_body(suggest_request)
+        rules = effective_rules(game, body)
+        suggest.check_hand(body["cards"], rules.deck)
+        result = suggest.suggest(body["cards"], body["alternatives"], rules=rules)
+        return answer(say_rules(body, rules, {
+            "proven_optimal": True,
+            "opponent": {"deals": result.deals, "seed": suggest.opponent_tables(rules).seed},
+            "best": suggestion(result.best),
+            "alternatives": [suggestion(a) for a in result.alternatives],
+        }))  # fmt: skip  # the answer's fields one a line, without another level of brackets
+
+    return bp
+
+
+# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the games here ---
+
+
+def _prefix(game: Game) -> str:
+    """Component names in openapi.yaml: the game's id in words (``JokerThirteenRoundScoreRequest``,
+    ``ThirteenRoundScoreRequest``)."""
+    return "".join(part.title() for part in game.id.split("-"))
+
+
+_GAMES = [game for game in GAMES if game.api_module == "thirteen"]
+SCHEMAS_BY_GAME = {game.id: request_schemas(game, _prefix(game)) for game in _GAMES}
+BLUEPRINTS = {game.id: make_blueprint(game, SCHEMAS_BY_GAME[game.id]) for game in _GAMES}
+
+# Joker Thirteen's schemas under their own names, for tests and benchmarks
+_JOKER_THIRTEEN = SCHEMAS_BY_GAME["joker-thirteen"]
+JokerThirteenRoundScoreRequest = _JOKER_THIRTEEN["RoundScoreRequest"]
+SCHEMAS = [schema for schemas in SCHEMAS_BY_GAME.values() for schema in schemas.values()]
+"""Every request schema of both games, for the tests that read them all."""
+
+
+def blueprint_for(game: Game) -> Blueprint:
+    """The blueprint serving ``game``."""
+    return BLUEPRINTS[game.id]
+
+
+def schemas_for(game: Game) -> list[type[StrictSchema]]:
+    """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
+    return list(SCHEMAS_BY_GAME[game.id].values())
