@@ -367,6 +367,14 @@ def big_two_table(i: int) -> dict[str, Any]:
     return {"table": ["3c"], "play": ["4d"], "rule_set": "hong-kong", "rules": rules}
 
 
+def thirteen_bonuses(i: int) -> dict[str, Any]:
+    """An arrangements/suggest body of ordinary 十三支 under a house bonus table of its own, new for each ``i``
+    below 101**3: the suggester's opponent tables are kept per bonus table (a few at a time)."""
+    bonuses = {"head": {"trips": i % 101}, "tail": {"quads": i // 101 % 101, "straight_flush": i // 10_201 % 101}}
+    cards = ["As", "Ks", "Qs", "Js", "9h", "9d", "9c", "7h", "7d", "5c", "4c", "3d", "2h"]
+    return {"cards": cards, "alternatives": 0, "bonuses": bonuses}
+
+
 def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
     """label: (the statuses expected, the i-th request as raw bytes): every kind of request that once left
     memory behind in a worker."""
@@ -393,6 +401,8 @@ def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
         "a new royalty table each time": (frozenset({200, 503}), _royalty_request),  # 503: the heavy cap
         "a new Big Two table each time": (frozenset({200}), lambda i: _post_json(
             "/v1/big-two/plays/compare", big_two_table(i))),
+        "a new Thirteen bonus table each time": (frozenset({200, 503}), lambda i: _post_json(  # 503: the heavy cap
+            "/v1/thirteen/arrangements/suggest", thirteen_bonuses(i))),
         "a new Accept-Encoding each time": (frozenset({200}), lambda i: (
             f"GET /openapi.json HTTP/1.1\r\nHost: {LOOPBACK}\r\nAccept-Encoding: br;q=0.5, x-{i}\r\n\r\n").encode()),
         "a new Accept-Language each time": (frozenset({200}), lambda i: _post_json(

@@ -211,7 +211,7 @@ def odd_player(rng: random.Random, player: dict) -> dict:
 
 
 def test_the_players_reader_answers_as_the_schema():
-    from service.api import joker_thirteen as api
+    from service.api import thirteen as api
     from service.api.loading import fast_load
 
     rng = random.Random(300)

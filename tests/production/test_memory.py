@@ -2,7 +2,8 @@
 
 In process, each kind of request that once kept something (every 422 code, whole-valued numbers taken by
 ruling P5, oversized lists, a royalty table new each time, a new ``Accept-Encoding`` or ``Accept-Language``
-each time, a Big Two table of a request's own rules new each time) is sent a thousand times after a warm-up that fills every bounded cache it touches; the memory
+each time, a Big Two table of a request's own rules or a Thirteen bonus table new each time) is sent a thousand
+times (the costly ones fewer) after a warm-up that fills every bounded cache it touches; the memory
 that Python traces may grow by less than ``GROWTH_BOUND`` meanwhile. At gunicorn level, 16 clients flooding
 oversized bodies (bench/attack.py's memory rows) leave every worker's resident memory within 20 MiB of its
 baseline.
@@ -92,17 +93,19 @@ KINDS: dict[str, Callable[[int], Request]] = {
         {"data": OVERSIZED_PLAYERS, "content_type": "application/json"},
     ),  # fmt: skip
     "oversized cards": lambda i: ("POST", CLASSIFY, {"data": OVERSIZED_CARDS, "content_type": "application/json"}),
-    # a new royalty table or Big Two table each time
+    # a new royalty table, Big Two table or Thirteen bonus table each time
     "royalty tables, rows": lambda i: post(ROWS, {**example(ROWS), "royalties": royalty_table(i)}),
     "royalty tables, outlook": lambda i: post(OUTLOOK, {"board": NEAR_COMPLETE, "royalties": royalty_table(i)}),
     "Big Two tables": lambda i: post("/v1/big-two/plays/compare", attack.big_two_table(i)),
+    "Thirteen bonus tables": lambda i: post("/v1/thirteen/arrangements/suggest", attack.thirteen_bonuses(i)),
     # a new header value each time
     "Accept-Encoding": lambda i: ("GET", "/openapi.json", {"headers": {"Accept-Encoding": f"br;q=0.{i % 10}, x-{i}"}}),
     "Accept-Language": lambda i: post(CLASSIFY, {"cards": ["3c"]}, **{"Accept-Language": f"x-{i}, zh-TW;q=0.5"}),
 }
 EXPECTED_STATUS = {"whole-valued base": 200, "whole-valued dealer": 200, "whole-valued limit": 200,
                    "royalty tables, rows": 200, "royalty tables, outlook": 200, "Accept-Encoding": 200,
-                   "Accept-Language": 200, "Big Two tables": 200, "malformed JSON": 400}  # fmt: skip
+                   "Accept-Language": 200, "Big Two tables": 200, "Thirteen bonus tables": 200,
+                   "malformed JSON": 400}  # fmt: skip
 # Fewer of the costly kinds, so that the suite stays quick: each new table costs its royalty levels, each
 # oversized body its full report, each whole-valued record marshmallow's load of it.
 # The kinds that fill a larger cache with keys of their own warm up past its bound.
@@ -110,7 +113,8 @@ LONGER_WARM_UP = {
     "Accept-Encoding": accepts_gzip.cache_info().maxsize,
     "Accept-Language": i18n.negotiate.cache_info().maxsize,
 }
-FEWER = {"royalty tables, outlook": 100, "oversized players": 200, "oversized cards": 300, "whole-valued dealer": 300}
+FEWER = {"royalty tables, outlook": 100, "Thirteen bonus tables": 100, "oversized players": 200, "oversized cards": 300,
+         "whole-valued dealer": 300}
 
 
 class Formatted(logging.Handler):

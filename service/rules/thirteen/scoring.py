@@ -95,7 +95,7 @@ def _refused(v: Violation, deck: ThirteenDeck, *path: str | int) -> InputProblem
     52-card deck says it; a deck holding copies names the copies (``too_many_copies``)."""
     if deck.distinct and v.code == ArrangementViolation.TOO_MANY_COPIES:
         (c,) = v.cards
-        return duplicate_card(path, c)
+        return duplicate_card(path, c, v.params["copies"])
     return v.as_problem(*path)
 
 

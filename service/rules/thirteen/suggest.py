@@ -21,8 +21,9 @@ Assumptions, stated: the opponent's cards are drawn from the whole deck (the car
 removed), and the opponent's three duns are treated as independent.
 
 On equal EV the stronger tail, then middle, then head wins. Arrangements making the same three hands are
-one class (same EV); a class is shown by its member whose tail, then middle, then head hold the highest
-cards (``Card.index``, jokers highest). Alternatives are the next best classes.
+one class (same EV); a class is shown by its member whose tail, then middle, then head holds the lowest of
+the cards in which the members' duns differ (``Card.index``, jokers highest: a mask over the cards sorted high
+to low is largest). Alternatives are the next best classes.
 
 How the search prunes (exact: a branch is cut only when no arrangement in it can reach the k-th best class):
   1. Every 5- and 3-card subset is valued once; a dun's strength depends only on its rank counts, its
@@ -71,7 +72,7 @@ MAX_ALTERNATIVES = 10
 DEFAULT_ALTERNATIVES = 3
 DATA_DIR = Path(__file__).with_name("data")
 DATA = DATA_DIR / JOKER_DECK.opponent
-TABLES_KEPT = 4  # opponent tables kept under the bonus tables most recently asked for (see opponent_tables)
+TABLES_KEPT = 4  # opponent tables kept, for the bonus tables most recently asked for (see opponent_tables)
 
 
 def hand_sizes(deck: ThirteenDeck = JOKER_DECK) -> tuple[int, ...]:
@@ -177,8 +178,9 @@ def _subsets(cards: Sequence[Card], size: int) -> list[tuple[int, Strength]]:
 
 def naive_arrangement(hand: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
     """Strongest tail of the hand, then the strongest middle of the rest, then the strongest head of the
-    rest below that middle (the next strongest middle if none is). Ties go to the highest cards
-    (``Card.index``), so the answer is one function of the hand. Returns (head, middle, tail)."""
+    rest below that middle (the next strongest middle if none is). A tie goes to the dun holding the lowest
+    of the cards in which the tied duns differ (``Card.index``: the largest mask over the cards sorted high to
+    low), so the answer is one function of the hand. Returns (head, middle, tail)."""
     cards = sorted(hand, key=lambda c: c.index, reverse=True)
     n = len(cards)
     fives = dict(_subsets(cards, 5))
@@ -265,7 +267,8 @@ def _opponent_counts(path: Path) -> Counts:
 def opponent_tables(rules: ThirteenRules = GSCAS, path: Path | None = None) -> OpponentTables:
     """The simulated opponent of ``rules``' deck (``path``: its shipped file unless given), its bonuses paid
     by ``rules``. Kept for the ``TABLES_KEPT`` bonus tables most recently asked for, as a rule set's tables
-    are asked for again and again: each holds its deck's counts once more and the terms it has answered."""
+    are asked for again and again: each holds its deck's counts once more and the terms it has answered, at
+    most one per strength a dun can have (bench/README.md, "Ordinary 十三支", has their size)."""
     return _tables(path or DATA_DIR / rules.deck.opponent, rules.bonus_by_rung)
 
 
