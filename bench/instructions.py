@@ -59,8 +59,22 @@ def service_targets(rule_set: str | None = None) -> list[Target]:
     found.append(
         Target("big-two plays/legal", "POST", "/v1/big-two/plays/legal", "service", example("bigTwoListLegalPlays"))
     )
+    found += thirteen_targets()
     if rule_set:
         found += [at_rule_set(t, rule_set) for t in found if t.path.startswith("/v1/big-two/")]
+    return found
+
+
+def thirteen_targets() -> list[Target]:
+    """Ordinary 十三支's dun and round operations on their documented requests, and Joker Thirteen's on the
+    same cards (52 distinct cards, no joker: requests Joker Thirteen answers too), side by side."""
+    found = []
+    for operation, name in (("duns/evaluate", "EvaluateDun"), ("duns/compare", "CompareDuns"),
+                            ("arrangements/validate", "ValidateArrangement"), ("rounds/score", "ScoreRound")):  # fmt: skip
+        body = example(f"thirteen{name}")
+        for game in ("thirteen", "joker-thirteen"):
+            label = f"{game} {operation}" + (" (thirteen's cards)" if game == "joker-thirteen" else "")
+            found.append(Target(label, "POST", f"/v1/{game}/{operation}", "service", body))
     return found
 
 
