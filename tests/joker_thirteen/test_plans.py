@@ -25,7 +25,7 @@ def ladder(hand):
 
 
 def shape_key(hand):
-    key = j13._START + sum(j13._CODES[c.index] for c in hand)
+    key = j13.JOKER_DECK.start + sum(j13._CODES[c.index] for c in hand)
     flush = len(hand) == 5 and bool(key & j13._FLUSH_BITS)
     return key & j13._SHAPE_MASK | (1 << 42 if flush else 0)
 
@@ -134,7 +134,7 @@ def test_every_stand_in_table_is_the_ladders_choice():
                     continue
                 held = Counter({c: n for c, n in zip(cards, counts, strict=True) if n})
                 dun = [c for c, n in held.items() for _ in range(n)] + [JOKER] * need
-                key = j13._START + sum(j13._CODES[c.index] for c in dun)
+                key = j13.JOKER_DECK.start + sum(j13._CODES[c.index] for c in dun)
                 fields = key >> (j13._CARD_SHIFT + j13._CARD_BITS * 4 * (rank - 2)) & j13._RANK_CARDS_MASK
                 assert found[fields] == tuple(j13._stand_ins(rank, need, Counter(held))), (rank, need, counts)
                 checked += 1

@@ -1,5 +1,5 @@
-"""Joker Thirteen (鬼牌十三支加一色): the deck, the three duns, the hand categories and a dun's hand value,
-jokers included (``duns/evaluate``, ``duns/compare``).
+"""The Thirteen games (Joker Thirteen 鬼牌十三支加一色, ordinary 十三支): the decks, the three duns, the hand
+categories and a dun's hand value, jokers included (``duns/evaluate``, ``duns/compare``).
 
 The deck is Joker Thirteen's 68 cards (``JOKER_DECK``: the 52, a second identical spade suit and 3 jokers) or
 ordinary 十三支's 52 (``ORDINARY_DECK``): one engine serves both, a deck only saying how many copies of each
@@ -290,7 +290,6 @@ DECK_COPIES: Mapping[Card, int] = JOKER_DECK.copies
 """How many of each card the 68-card deck holds; usable as ``find_duplicates(copies=DECK_COPIES)``."""
 GAME_DECK: tuple[Card, ...] = JOKER_DECK.cards
 """The 68 cards, each copy once."""
-_START = JOKER_DECK.start
 
 
 def _code(c: Card) -> int:
