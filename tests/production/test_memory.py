@@ -113,8 +113,13 @@ LONGER_WARM_UP = {
     "Accept-Encoding": accepts_gzip.cache_info().maxsize,
     "Accept-Language": i18n.negotiate.cache_info().maxsize,
 }
-FEWER = {"royalty tables, outlook": 100, "Thirteen bonus tables": 100, "oversized players": 200, "oversized cards": 300,
-         "whole-valued dealer": 300}
+FEWER = {
+    "royalty tables, outlook": 100,
+    "Thirteen bonus tables": 100,
+    "oversized players": 200,
+    "oversized cards": 300,
+    "whole-valued dealer": 300,
+}
 
 
 class Formatted(logging.Handler):
