@@ -139,7 +139,7 @@ def _described(rules: BigTwoRules, described: str) -> BigTwoRules:
     return rules.with_description(json.loads(described))
 
 
-say_rules = RulesEcho(("rule_set", "rules"))
+say_rules = RulesEcho(frozenset({"rule_set", "rules"}))
 names_rules = say_rules.named
 
 

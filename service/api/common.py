@@ -325,11 +325,11 @@ class RulesEcho:
     Big Two's ``rules``, Thirteen's ``bonuses``). An answer to a request naming any of them says which rules
     it applied (``rule_set``, ``rules_digest``); an answer to one naming none is the default's, unchanged."""
 
-    fields: tuple[str, ...]
+    fields: frozenset[str]
 
     def named(self, body: dict[str, Any]) -> bool:
         """Whether a loaded request named a rule set or rules of its own."""
-        return any(name in body for name in self.fields)
+        return not self.fields.isdisjoint(body)
 
     def __call__(self, body: dict[str, Any], rules: NamedRules, shaped: dict[str, Any]) -> dict[str, Any]:
         """The answer ``shaped``, naming ``rules`` when the request named them."""

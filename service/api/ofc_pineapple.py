@@ -240,7 +240,7 @@ def effective_rules(game_rules: dict[str, OfcRules], default: OfcRules, body: di
     return rules
 
 
-say_rules = RulesEcho(("rule_set", "royalties"))
+say_rules = RulesEcho(frozenset({"rule_set", "royalties"}))
 
 
 # --- answers -----------------------------------------------------------------------------------------

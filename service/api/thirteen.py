@@ -141,15 +141,21 @@ def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
     }  # fmt: skip  # each schema: its name, then its fields a few to a line
 
 
-def effective_rules(game: Game, body: dict[str, Any]) -> ThirteenRules:
-    """The rules a loaded request asks for: its rule set (the game's default when unnamed) with its bonuses.
-    A house bonus table is a new rules object each time (its digest is computed then; nothing is kept)."""
-    rules: ThirteenRules = game.rule_set(body.get("rule_set")).rules
+def rules_by_id(game: Game) -> dict[str | None, ThirteenRules]:
+    """Each rule set of ``game`` by id, and its default by None (a request naming none)."""
+    return {None: game.default.rules} | {r.id: r.rules for r in game.rule_sets}
+
+
+def effective_rules(rule_sets: dict[str | None, ThirteenRules], body: dict[str, Any]) -> ThirteenRules:
+    """The rules a loaded request asks for (``rule_sets``: ``rules_by_id`` of its game): its rule set with its
+    bonuses. A house bonus table is a new rules object each time (its digest is computed then; nothing is
+    kept)."""
+    rules = rule_sets[body.get("rule_set")]
     tables = body.get("bonuses")
     return rules.with_bonuses(tables) if tables else rules
 
 
-say_rules = RulesEcho(("rule_set", "bonuses"))
+say_rules = RulesEcho(frozenset({"rule_set", "bonuses"}))
 
 # --- answers -----------------------------------------------------------------------------------------
 
@@ -271,6 +277,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     and across a table's players no list holds them all); where the cards come from (the hand) and 相公 are
     rules."""
     bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
+    rule_sets = rules_by_id(game)
     dun_evaluate, dun_compare = schemas["DunEvaluateRequest"](), schemas["DunCompareRequest"]()
     arrangement_validate, round_score_request = schemas["ArrangementValidateRequest"](), schemas["RoundScoreRequest"]()
     suggest_request = schemas["SuggestRequest"]()
@@ -280,7 +287,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     @dun_rules
     def duns_evaluate() -> Response:
         body = load_body(dun_evaluate)
-        rules = effective_rules(game, body)
+        rules = effective_rules(rule_sets, body)
         dun = Dun(body["dun"])
         return answer(
             say_rules(body, rules, dun_value(dun, j13.evaluate_dun(dun, body["cards"], deck=rules.deck), rules))
@@ -290,7 +297,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     @dun_rules
     def duns_compare() -> Response:
         body = load_body(dun_compare)
-        rules = effective_rules(game, body)
+        rules = effective_rules(rule_sets, body)
         dun = Dun(body["dun"])
         result, a, b = j13.compare_duns(dun, body["a"], body["b"], rules.deck)
         lang = i18n.language()
@@ -306,7 +313,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     @rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS)
     def arrangements_validate() -> Response:
         body = load_body(arrangement_validate)
-        rules = effective_rules(game, body)
+        rules = effective_rules(rule_sets, body)
         result = j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"], rules.deck)
         return answer(say_rules(body, rules, arrangement_result(result)))
 
@@ -314,7 +321,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     @rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *ROUND_ONLY])
     def rounds_score() -> Response:
         body = load_body(round_score_request)
-        rules = effective_rules(game, body)
+        rules = effective_rules(rule_sets, body)
         return answer(say_rules(body, rules, round_score(j13.score_round(body["players"], rules))))
 
     @bp.post("/arrangements/suggest")
@@ -325,7 +332,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     @heavy
     def arrangements_suggest() -> Response:
         body = load_body(suggest_request)
-        rules = effective_rules(game, body)
+        rules = effective_rules(rule_sets, body)
         suggest.check_hand(body["cards"], rules.deck)
         result = suggest.suggest(body["cards"], body["alternatives"], rules=rules)
         return answer(say_rules(body, rules, {
