@@ -265,7 +265,8 @@ def suggestion(s: suggest.Suggestion) -> dict[str, Any]:
 ERRORS = (*NotationProblem, *ProblemCode, *ArrangementViolation)  # rounds/score refuses what validate answers
 """The 422 ``errors`` codes of these games' operations, besides the request schema's."""
 DUN_SIZES = ["wrong_head_size", "wrong_middle_size", "wrong_tail_size"]
-ROUND_ONLY = ["too_many_copies", "card_not_in_hand", "card_used_twice", "head_not_below_middle", "middle_above_tail"]
+ROUND_ONLY = ["card_not_in_hand", "head_not_below_middle", "middle_above_tail"]
+COPIES_ONLY = ["too_many_copies", "card_used_twice"]  # a deck holding some cards more than once: named as copies
 
 
 def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Blueprint:
@@ -278,6 +279,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     rules."""
     bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
     rule_sets = rules_by_id(game)
+    copies = [] if game.default.rules.deck.distinct else COPIES_ONLY  # else each is a duplicate_card
     dun_evaluate, dun_compare = schemas["DunEvaluateRequest"](), schemas["DunCompareRequest"]()
     arrangement_validate, round_score_request = schemas["ArrangementValidateRequest"](), schemas["RoundScoreRequest"]()
     suggest_request = schemas["SuggestRequest"]()
@@ -318,7 +320,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         return answer(say_rules(body, rules, arrangement_result(result)))
 
     @bp.post("/rounds/score")
-    @rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *ROUND_ONLY])
+    @rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *copies, *ROUND_ONLY])
     def rounds_score() -> Response:
         body = load_body(round_score_request)
         rules = effective_rules(rule_sets, body)
