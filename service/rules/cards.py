@@ -1,4 +1,4 @@
-"""Card notation shared by all three games.
+"""Card notation shared by every game.
 
 Canonical form: rank ``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A`` then suit ``c`` ``d`` ``h`` ``s``
 (``As``, ``Td``, ``2c``); the joker is ``JK``. Input also accepts ``10`` for ``T``, any letter case and
