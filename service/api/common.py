@@ -175,6 +175,9 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_c
 MANY_OBJECTS = 64  # more objects than this in a body: its lists' lengths are checked before its keys
 
 
+_JSON_WHITESPACE = " \t\n\r"  # RFC 8259, section 2
+
+
 def decode_json(raw: bytes) -> Any:
     """The JSON value of ``raw``: 400 unless it is UTF-8 JSON text without ``NaN`` or ``Infinity``, a
     number too long to read or a repeated key; 422 when nested too deep to decode."""
@@ -184,6 +187,8 @@ def decode_json(raw: bytes) -> Any:
         raise ApiProblem(400, "detail.not_utf8") from None
     if text.startswith("\ufeff") or "\x00" in text[:4]:  # a byte order mark, or UTF-16/32 seen as UTF-8
         raise ApiProblem(400, "detail.not_utf8")
+    if not text.strip(_JSON_WHITESPACE):
+        raise ApiProblem(400, "detail.empty_body")  # said as such, not as the decoder's "Expecting value"
     try:
         return _DECODER.decode(text)
     except _NotJson as error:

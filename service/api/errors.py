@@ -213,15 +213,21 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:
         status = error.code or 500
+        allowed = error.get_response().headers.get("Allow") if status == 405 else None
+        if allowed:  # werkzeug lists them from a set: in one order, whatever the hash seed
+            allowed = ", ".join(sorted(allowed.split(", ")))
         if status == 404:
             detail = not_found_detail(request.path)
         elif status == 413:
             detail = i18n.text("detail.too_large_bytes", limit=current_app.config["MAX_CONTENT_LENGTH"])
+        elif allowed:
+            path = request.path[:200]
+            detail = i18n.text("detail.method_not_allowed_here", path=path, method=request.method, allowed=allowed)
         else:
             detail = werkzeug_detail(error)
         response = problem(status, detail)
-        if status == 405 and error.get_response().headers.get("Allow"):
-            response.headers["Allow"] = error.get_response().headers["Allow"]
+        if allowed:
+            response.headers["Allow"] = allowed
         return response
 
     @app.errorhandler(Exception)

@@ -60,6 +60,10 @@ HTTP: dict[str, Entry] = {
         "The body is not valid JSON for this service: a number has more than 4,300 digits.",
         "請求內容不是本服務接受的 JSON：有一個數字超過 4,300 位。",
     ),
+    "detail.empty_body": T(
+        "The body is empty: send the operation's JSON object (/openapi.json has an example of each).",
+        "請求內容是空的：請送出這個操作的 JSON 物件（/openapi.json 有每個操作的範例）。",
+    ),
     "detail.malformed_json/other": T("The body is not valid JSON: {error}", "請求內容不是有效的 JSON：{error}"),
     "detail.chunked_unreadable": T(
         "The chunked request body could not be read to its end.",
@@ -84,6 +88,10 @@ HTTP: dict[str, Entry] = {
     "detail.no_such_path": T(
         "There is no operation at {path}. GET /v1/games lists the games and their base paths; every operation is in /openapi.json.",
         "{path} 沒有任何操作。GET /v1/games 列出各個遊戲與其基本路徑；所有操作都在 /openapi.json。",
+    ),
+    "detail.method_not_allowed_here": T(
+        "{path} does not answer {method}; it answers {allowed}.",
+        "{path} 不接受 {method}，只接受 {allowed}。",
     ),
     "detail.trailing_slash": T(
         "There is no operation at {path}: paths have no trailing slash; use {bare}.",

@@ -26,6 +26,25 @@ def test_wrong_method_is_405_with_allow(client):
     assert "POST" in response.headers["Allow"]
 
 
+def test_a_405_names_the_methods_the_path_answers(client):
+    response = client.get("/v1/thirteen/rounds/score", headers={"Accept-Language": "zh-TW"})
+    body = assert_problem(response, 405)
+    assert response.headers["Allow"] == "OPTIONS, POST"  # sorted: one order whatever the hash seed
+    assert body["detail"] == "/v1/thirteen/rounds/score 不接受 GET，只接受 OPTIONS, POST。"
+    english = client.delete("/healthz").get_json()
+    assert english["detail"] == "/healthz does not answer DELETE; it answers GET, HEAD, OPTIONS."
+
+
+@pytest.mark.parametrize("raw", [b"", b" \r\n\t "], ids=["nothing", "whitespace"])
+def test_an_empty_body_is_400_saying_it_is_empty(client, raw):
+    response = client.post("/v1/big-two/plays/classify", data=raw, content_type="application/json")
+    body = assert_problem(response, 400)
+    assert body["type"] == "urn:card-rules:problem:malformed-json"
+    assert (
+        body["detail"] == "The body is empty: send the operation's JSON object (/openapi.json has an example of each)."
+    )
+
+
 def test_unparseable_json_is_400(client):
     response = client.post("/v1/ofc-pineapple/hands/score", data="{not json", content_type="application/json")
     assert_problem(response, 400)
