@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 from collections.abc import Iterator, Mapping
@@ -169,7 +170,23 @@ def not_found_detail(path: str) -> str:
                 return i18n.text("detail.trailing_slash", path=path, bare=bare)
         else:
             return i18n.text("detail.trailing_slash", path=path, bare=bare)
+    near = nearest_path(path)
+    if near is not None:
+        return i18n.text("detail.no_such_path_near", path=path[:200], near=near)
     return i18n.text("detail.no_such_path", path=path[:200])
+
+
+NEAR_PATH_CUTOFF = 0.8  # difflib's ratio: a path this close to one of ours is named (a typo, a missing dash)
+NEAR_PATH_LENGTH = 100  # characters of the asked path compared: no path of ours is half as long
+
+
+def nearest_path(path: str) -> str | None:
+    """The path of ours closest to ``path`` when it is close (``/v1/bigtwo/plays/classify`` ->
+    ``/v1/big-two/plays/classify``), else None. A fixed number of paths, each compared with at most
+    ``NEAR_PATH_LENGTH`` characters: the same bounded cost for any path a client sends."""
+    ours = [rule.rule for rule in current_app.url_map.iter_rules() if "<" not in rule.rule]
+    found = difflib.get_close_matches(path[:NEAR_PATH_LENGTH], ours, n=1, cutoff=NEAR_PATH_CUTOFF)
+    return found[0] if found else None
 
 
 WERKZEUG_DETAILS = {

@@ -93,6 +93,10 @@ HTTP: dict[str, Entry] = {
         "{path} does not answer {method}; it answers {allowed}.",
         "{path} 不接受 {method}，只接受 {allowed}。",
     ),
+    "detail.no_such_path_near": T(
+        "There is no operation at {path}; did you mean {near}? GET /v1/games lists the games and their base paths.",
+        "{path} 沒有任何操作；是不是要用 {near}？GET /v1/games 列出各個遊戲與其基本路徑。",
+    ),
     "detail.trailing_slash": T(
         "There is no operation at {path}: paths have no trailing slash; use {bare}.",
         "{path} 沒有任何操作：路徑結尾不加斜線，請用 {bare}。",

@@ -26,6 +26,25 @@ def test_wrong_method_is_405_with_allow(client):
     assert "POST" in response.headers["Allow"]
 
 
+@pytest.mark.parametrize(
+    ("asked", "near"),
+    [("/v1/bigtwo/plays/classify", "/v1/big-two/plays/classify"), ("/v1/thirteen/duns/evaluat", "/v1/thirteen/duns/evaluate"),
+     ("/healtz", "/healthz")],
+)  # fmt: skip
+def test_a_404_close_to_a_path_of_ours_names_it(client, asked, near):
+    body = assert_problem(client.post(asked, json={}), 404)
+    assert body["detail"] == (
+        f"There is no operation at {asked}; did you mean {near}? GET /v1/games lists the games and their base paths."
+    )
+
+
+def test_a_404_far_from_every_path_names_none(client):
+    body = assert_problem(client.get("/v1/no-such-game"), 404)
+    assert "did you mean" not in body["detail"] and body["detail"].startswith(
+        "There is no operation at /v1/no-such-game."
+    )
+
+
 def test_a_405_names_the_methods_the_path_answers(client):
     response = client.get("/v1/thirteen/rounds/score", headers={"Accept-Language": "zh-TW"})
     body = assert_problem(response, 405)
