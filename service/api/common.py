@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from service.api.schema import CardField, CardList, OneOfShapes, StrictBoolean, 
 from service.rules.cards import Card, card_texts  # noqa: F401 - card_texts re-exported for the games' answers
 from service.rules.errors import Violation, quoted
 from service.rules.hand_value import HandValue
+from service.rules.messages import Message
 
 # --- arrays over their maxItems: refused before a single item is read ------------------------------------
 # marshmallow deserializes a List's items first and checks its Length after: a small body holding a long list
@@ -289,7 +291,46 @@ def load_body(schema: Schema) -> Any:
     else:
         check_json_depth(raw, body)
         check_list_lengths(schema, body)
-    return schema.load(body)
+    try:
+        return schema.load(body)
+    except ValidationError as error:
+        name_near_fields(schema, error.messages)
+        raise
+
+
+NEAR_FIELD_CUTOFF = 0.6  # difflib's ratio, compared in lower case: "Row" is row, "plyers" is players
+NEAR_FIELD_LENGTH = 40  # characters of an unknown name compared: no field of ours is half as long
+NEAR_FIELDS_NAMED = 100  # unknown names given a suggestion per request: as many as a problem lists errors
+
+
+def name_near_fields(schema: Schema, messages: Any, budget: list[int] | None = None) -> None:
+    """Each unknown field of a refused request whose name is close to one of its object's fields gets the
+    text that names it ("did you mean row?"), in place in marshmallow's ``messages``, nested objects and
+    lists of them included; at most ``NEAR_FIELDS_NAMED`` names are compared, each by its first
+    ``NEAR_FIELD_LENGTH`` characters, so a body of thousands of unknown keys costs what a hundred do."""
+    budget = [NEAR_FIELDS_NAMED] if budget is None else budget
+    if not isinstance(messages, dict):
+        return
+    known = {field.data_key or name: field for name, field in schema.fields.items()}
+    for key, found in messages.items():
+        field = known.get(key)
+        if field is not None:
+            inner = field.inner if isinstance(field, fields.List) else field
+            if isinstance(inner, fields.Nested) and isinstance(inner.schema, Schema) and isinstance(found, dict):
+                items = found.values() if isinstance(field, fields.List) else [found]
+                for item in items:
+                    name_near_fields(inner.schema, item, budget)
+        elif isinstance(key, str) and key != "_schema" and budget[0] > 0:
+            budget[0] -= 1
+            near = _near(key, list(known))
+            if near is not None:
+                messages[key] = [texts.SchemaMessage.of(Message("schema", "unknown_near", {"near": near}))]
+
+
+def _near(name: str, names: list[str]) -> str | None:
+    by_lower = {n.lower(): n for n in names}
+    found = difflib.get_close_matches(name[:NEAR_FIELD_LENGTH].lower(), list(by_lower), n=1, cutoff=NEAR_FIELD_CUTOFF)
+    return by_lower[found[0]] if found else None
 
 
 def answer(body: Any, status: int = 200) -> Response:

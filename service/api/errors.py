@@ -49,6 +49,7 @@ not import the server). ``docs/errors.md`` and ``openapi.yaml`` list these and `
 
 SCHEMA_ERROR_CODES = {
     "unknown": "unknown_field",
+    "unknown_near": "unknown_field",
     "required": "required",
     "null": "null",
     "type": "wrong_type",

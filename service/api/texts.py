@@ -206,6 +206,7 @@ HTTP: dict[str, Entry] = {
 
 SCHEMA: dict[str, Entry] = {
     "unknown": T("Unknown field.", "未知的欄位"),
+    "unknown_near": T("Unknown field; did you mean {near}?", "未知的欄位；是不是要用 {near}？"),
     "type": T("Invalid input type.", "輸入的型別無效"),
     "root_type": T("Must be a JSON object.", "必須是 JSON 物件"),
     "required": T("Missing data for required field.", "缺少必填欄位"),

@@ -45,6 +45,52 @@ def test_a_404_far_from_every_path_names_none(client):
     )
 
 
+def test_an_unknown_field_close_to_a_known_one_names_it(client):
+    response = client.post("/v1/ofc-pineapple/rows/evaluate", json={"Row": "top", "cards": ["Kh", "Kd", "As"]})
+    assert assert_problem(response, 422)["errors"] == [
+        {"pointer": "/row", "code": "required", "message": "Missing data for required field."},
+        {"pointer": "/Row", "code": "unknown_field", "message": "Unknown field; did you mean row?"},
+    ]
+
+
+def test_an_unknown_field_in_a_list_of_objects_names_its_objects_field_in_the_answers_language(client):
+    players = [
+        {"head": ["2c", "3d", "4h"], "midle": ["5c", "6d", "7h", "8s", "9c"], "tail": ["Tc", "Jd", "Qh", "Ks", "Ac"]}
+    ]
+    response = client.post(
+        "/v1/thirteen/rounds/score", json={"players": players * 4}, headers={"Accept-Language": "zh-TW"}
+    )
+    errors = assert_problem(response, 422)["errors"]
+    assert {
+        "pointer": "/players/3/midle",
+        "code": "unknown_field",
+        "message": "未知的欄位；是不是要用 middle？",
+    } in errors
+
+
+def test_an_unknown_field_far_from_every_known_one_is_only_unknown(client):
+    response = client.post("/v1/big-two/plays/classify", json={"cards": ["3c"], "zzz": 1})
+    assert assert_problem(response, 422)["errors"] == [
+        {"pointer": "/zzz", "code": "unknown_field", "message": "Unknown field."}
+    ]
+
+
+def test_at_most_a_hundred_unknown_names_are_compared():
+    from marshmallow import ValidationError
+
+    from service.api.common import NEAR_FIELDS_NAMED, name_near_fields
+    from service.api.ofc_pineapple import RowEvaluateRequest
+
+    schema = RowEvaluateRequest()
+    try:
+        schema.load({f"Row{i}": 1 for i in range(3 * NEAR_FIELDS_NAMED)})
+    except ValidationError as error:
+        messages = error.messages
+    name_near_fields(schema, messages)
+    named = [key for key, found in messages.items() if "did you mean" in str(found[0])]
+    assert len(named) == NEAR_FIELDS_NAMED == 100
+
+
 def test_a_405_names_the_methods_the_path_answers(client):
     response = client.get("/v1/thirteen/rounds/score", headers={"Accept-Language": "zh-TW"})
     body = assert_problem(response, 405)
