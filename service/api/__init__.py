@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
-from service.api import cors, docs, heavy, i18n, limits, meta, observability
+from service.api import cors, docs, heavy, i18n, limits, meta, observability, tracing
 from service.api.errors import register_error_handlers
 from service.api.response import ServiceResponse
 from service.rules.games import GAMES, Game
@@ -29,6 +29,8 @@ def config_from_environment() -> dict[str, Any]:
         heavy.CONFIG_KEY: heavy.concurrency_from_environment(),  # heavy requests at once per worker
         # the only port that answers /metrics (gunicorn.conf.py's metrics listener); empty: every port
         "METRICS_PORT": os.environ.get("METRICS_PORT", "").strip(),
+        # each request's span to OpenTelemetry (CARD_RULES_OTEL, service/api/tracing.py); None: off
+        "SPAN_EXPORT": tracing.export_from_environment(),
     }
 
 
@@ -55,8 +57,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     meta.install(app)  # the contract's documents, built once
 
     cors.install(app)
-    # request IDs, one JSON log line per request, /metrics, and the headers of every answer
-    observability.install(app, answer_headers, i18n.note_route)
+    # request IDs and trace context, one JSON log line per request, /metrics, the headers of every answer
+    observability.install(app, answer_headers, i18n.note_route, app.config["SPAN_EXPORT"])
     return app
 
 

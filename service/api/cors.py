@@ -3,7 +3,7 @@
 any origin, reasonable only because the service uses no cookies or credentials).
 
 For a listed ``Origin`` every answer (errors too) carries ``Access-Control-Allow-Origin`` with that origin
-and exposes ``X-Request-ID``; a preflight (``OPTIONS`` with ``Access-Control-Request-Method``) is answered
+and exposes ``X-Request-ID`` and ``traceparent``; a preflight (``OPTIONS`` with ``Access-Control-Request-Method``) is answered
 204 with the path's methods, the request headers a client may send, and a max age. With CORS on, every
 answer says ``Vary: Origin`` so no cache hands one origin's answer to another. An unlisted origin gets
 no CORS header at all, so the browser blocks the call. ``OPTIONS`` answers 204 with ``Allow``, never a body.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-ALLOWED_REQUEST_HEADERS = "Content-Type, X-Request-ID"
-EXPOSED_HEADERS = "X-Request-ID"
+ALLOWED_REQUEST_HEADERS = "Content-Type, X-Request-ID, traceparent, tracestate"
+EXPOSED_HEADERS = "X-Request-ID, traceparent"
 PREFLIGHT_MAX_AGE = "600"
 
 

@@ -8,8 +8,10 @@ worker the line is then held for the worker's main loop to write: ``hold_access_
 
 * Request ID: a client's ``X-Request-ID`` is kept when it is 1-128 characters of ``A-Z a-z 0-9 . _ : + / = ~ -``
   (UUIDs, hex and base64 ids fit); anything else is replaced by a new random id. Either way it is echoed.
-* Log line: ``time, level, logger, message, method, path, route, status, duration_ms, request_id, pid``
-  on stdout, at INFO (``LOG_LEVEL=warning`` silences it). Never a request body, a query string or a card.
+* Trace context: a caller's W3C ``traceparent`` is continued, or a trace starts here; the answer's
+  ``traceparent`` names this service's span (``tracing.py``).
+* Log line: ``time, level, logger, message, method, path, route, status, duration_ms, request_id, trace_id,
+  span_id, pid`` on stdout, at INFO (``LOG_LEVEL=warning`` silences it). Never a request body, a query string or a card.
 * Metrics: requests per ``method``, ``route`` and ``status``, and latency per ``route``. ``route`` is the URL
   rule such as ``/v1/ofc-pineapple/hands/score`` or ``unmatched``, never the raw path; ``method`` is one the
   route serves or ``OTHER`` (a 405's, or an unknown path's method outside HTTP's seven), so whatever clients
@@ -34,12 +36,17 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from flask import Blueprint, Flask, Response, current_app, request
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+
+from service.api.tracing import TRACE_KEY, TRACEPARENT_HEADER, Trace, trace_from
+
+if TYPE_CHECKING:
+    from service.api.otel import SpanExport
 
 REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._:+/=~-]{1,128}")
@@ -200,16 +207,20 @@ class _Answer:
 
 
 class Observed:
-    """WSGI middleware: request ID in and out, then a log line and the metrics for every answer."""
+    """WSGI middleware: request ID and trace context in and out, then a log line and the metrics for every
+    answer, and its span to ``export`` when there is one (``tracing.py``)."""
 
     def __init__(self, wsgi_app: Callable[..., Iterable[bytes]],
-                 headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None) -> None:  # fmt: skip  # two lines, not one parameter a line
+                 headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None,
+                 export: SpanExport | None = None) -> None:  # fmt: skip  # three lines, not one parameter a line
         self.wsgi_app = wsgi_app
         self.headers = headers  # adds the headers every answer has (service/api/__init__.py)
+        self.export = export
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         started = time.perf_counter()
         request_id = environ[REQUEST_ID_KEY] = request_id_from(environ)
+        trace = environ[TRACE_KEY] = trace_from(environ, sample_new=self.export is not None)
         status = [500]
         add_headers = self.headers
 
@@ -218,17 +229,17 @@ class Observed:
             if add_headers is not None:
                 add_headers(environ, code, headers)
             headers.append((REQUEST_ID_HEADER, request_id))
+            headers.append((TRACEPARENT_HEADER, trace.traceparent))
             return start_response(status_line, headers, exc_info)
 
         try:
             body = self.wsgi_app(environ, _start_response)
         except BaseException:
-            self.record(environ, 500, started, request_id)
+            self.record(environ, 500, started, request_id, trace)
             raise
-        return _Answer(body, lambda: self.record(environ, status[0], started, request_id))
+        return _Answer(body, lambda: self.record(environ, status[0], started, request_id, trace))
 
-    @staticmethod
-    def record(environ: dict[str, Any], status: int, started: float, request_id: str) -> None:
+    def record(self, environ: dict[str, Any], status: int, started: float, request_id: str, trace: Trace) -> None:
         seconds = time.perf_counter() - started
         method = environ.get("REQUEST_METHOD", "")
         method = method if method in METHODS else OTHER
@@ -240,18 +251,24 @@ class Observed:
         counted[0].inc()
         if counted[1] is not None:
             counted[1].observe(seconds)
+        path = environ.get("PATH_INFO", "")[:MAX_LOGGED_PATH]
         if access_log.isEnabledFor(logging.INFO):
             fields = {
                 "method": method,
-                "path": environ.get("PATH_INFO", "")[:MAX_LOGGED_PATH],
+                "path": path,
                 "route": route or UNMATCHED,
                 "status": status,
                 "duration_ms": round(seconds * 1000, 3),
                 "request_id": request_id,
+                "trace_id": trace.trace_id,
+                "span_id": trace.span_id,
                 "pid": os.getpid(),
             }
             if not _write_access_line(fields):
                 access_log.handle(AccessRecord(fields))
+        if self.export is not None and trace.sampled:
+            end = time.time_ns()
+            self.export.record(trace, method, route, path, status, end - int(seconds * 1e9), end)
 
 
 def _write_access_line(fields: dict[str, Any]) -> bool:
@@ -331,7 +348,7 @@ def access_line(created: float, fields: dict[str, Any]) -> str:
         f'"method": {_encode_text(fields["method"])}, "path": {_encode_text(fields["path"])}, '
         f'"route": {_encode_text(fields["route"])}, "status": {fields["status"]!r}, '
         f'"duration_ms": {fields["duration_ms"]!r}, "request_id": {_encode_text(fields["request_id"])}, '
-        f'"pid": {fields["pid"]!r}}}\n'
+        f'"trace_id": "{fields["trace_id"]}", "span_id": "{fields["span_id"]}", "pid": {fields["pid"]!r}}}\n'
     )
 
 
@@ -520,10 +537,11 @@ def _rule_for_other_methods(error: MethodNotAllowed) -> Any:
 
 
 def install(app: Flask, headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None,
-            note: Callable[[dict[str, Any], Any], None] | None = None) -> None:  # fmt: skip  # two lines, not one parameter a line
+            note: Callable[[dict[str, Any], Any], None] | None = None, export: SpanExport | None = None) -> None:  # fmt: skip  # two lines, not one parameter a line
     """Wrap ``app`` with the middleware, note each request's route template, serve ``/metrics``.
     ``headers(environ, status, headers)`` adds the headers of every answer; ``note(environ, rule)`` notes
-    more about the matched URL rule, in the same hook (one hook: Flask calls each hook on every request)."""
+    more about the matched URL rule, in the same hook (one hook: Flask calls each hook on every request);
+    ``export`` records each sampled request's span (``tracing.export_from_environment``)."""
     configure_logging(app.config["LOG_LEVEL"])
     app.register_blueprint(blueprint)
 
@@ -539,4 +557,4 @@ def install(app: Flask, headers: Callable[[dict[str, Any], int, list[tuple[str, 
             if note is not None:
                 note(environ, rule)
 
-    app.wsgi_app = Observed(app.wsgi_app, headers)  # type: ignore[method-assign]  # Flask documents wrapping wsgi_app
+    app.wsgi_app = Observed(app.wsgi_app, headers, export)  # type: ignore[method-assign]  # Flask documents wrapping wsgi_app

@@ -68,8 +68,11 @@ def test_one_log_line_per_request_with_the_fields_and_no_body(client, access_lin
         "status",
         "duration_ms",
         "request_id",
+        "trace_id",
+        "span_id",
         "pid",
     }
+    assert (first["trace_id"], first["span_id"]) == tuple(response.headers["traceparent"].split("-")[1:3])
     assert (first["method"], first["path"], first["route"], first["status"], first["request_id"]) == (
         "POST",
         ROW,
@@ -183,6 +186,8 @@ ACCESS_FIELDS = {
     "status": st.integers(100, 599),
     "duration_ms": st.floats(0, 1e6, allow_nan=False).map(lambda ms: round(ms, 3)),
     "request_id": st.from_regex(observability.REQUEST_ID_PATTERN, fullmatch=True),
+    "trace_id": st.binary(min_size=16, max_size=16).map(bytes.hex),
+    "span_id": st.binary(min_size=8, max_size=8).map(bytes.hex),
     "pid": st.integers(1, 2**22),
 }
 
