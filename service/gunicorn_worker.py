@@ -113,8 +113,8 @@ from gunicorn.http.unreader import Unreader
 from gunicorn.workers.gthread import TConn
 from gunicorn.workers.gthread import ThreadWorker as GunicornThreadWorker
 
-from service.api import observability
-from service.api.errors import SERVER_PROBLEM_TYPES
+from service.api import meta, observability
+from service.api.errors import REQUEST_URN, SERVER_PROBLEM_TYPES
 
 
 def _env_seconds(name: str, default: float) -> float:
@@ -202,16 +202,17 @@ log = logging.getLogger("service.connections")
 
 def problem_bytes(status: int, detail: str, headers: tuple[tuple[str, str], ...] = ()) -> bytes:
     """A whole HTTP/1.1 answer: problem+json with the headers every answer of the service has (request
-    id, language, nosniff, no-store), closing the connection. English: the request's headers, with its
+    id, language, nosniff, no-store) and the request id as its ``instance``, closing the connection. English: the request's headers, with its
     Accept-Language, may not have been read."""
+    request_id = uuid.uuid4().hex
     body = json.dumps({
         "type": SERVER_PROBLEM_TYPES.get(status, "about:blank"), "title": HTTPStatus(status).phrase,
-        "status": status, "detail": detail[:200], "errors": [],
-    }).encode()  # fmt: skip  # the five members on two lines, not one a line
+        "status": status, "detail": detail[:200], "instance": REQUEST_URN + request_id, "errors": [],
+    }).encode()  # fmt: skip  # the six members on two lines, not one a line
     lines = [
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", f"Server: {SERVER_HEADER}", "Connection: close",
         "Content-Type: application/problem+json", "Content-Language: en", "Vary: Accept-Language",
-        "X-Content-Type-Options: nosniff", "Cache-Control: no-store", f"X-Request-ID: {uuid.uuid4().hex}",
+        "X-Content-Type-Options: nosniff", "Cache-Control: no-store", f"X-Request-ID: {request_id}",
         *(f"{name}: {value}" for name, value in headers), f"Content-Length: {len(body)}",
     ]  # fmt: skip  # the head's lines a few to a line, not one a line
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
@@ -780,6 +781,12 @@ class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn has 
         os._exit(1)
 
     # --- SIGTERM: stop accepting at once ----------------------------------------------------------------
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        """gunicorn's SIGTERM (the worker stops when its requests are done), and ``GET /readyz`` answers 503
+        from now on: a request on a connection still open is served, but the process is no longer ready."""
+        meta.DRAINING.set()
+        super().handle_exit(sig, frame)
 
     @property
     def _accepting_for_good(self) -> bool:

@@ -50,6 +50,8 @@ from tests.ofc_pineapple.records import BING, JIA, YI, showdown_record
 SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 ZH = {"Accept-Language": "zh-TW"}
+ONE_REQUEST = {"X-Request-ID": "same-request", "traceparent": f"00-{'a' * 32}-{'b' * 16}-01"}
+"""Headers that make a request's problem name the same request (``instance``, ``trace_id``) in every language."""
 GAMES = messages.GAME_DOMAINS
 
 
@@ -932,8 +934,8 @@ def answered(client) -> list[tuple[str, Any, Any, Any]]:
     """Every request of the sample in English and in Traditional Chinese: (path, request, en, zh) responses."""
     found = []
     for path, body in REQUESTS:
-        en = client.post(path, json=body)
-        zh = client.post(path, json=body, headers=ZH)
+        en = client.post(path, json=body, headers=ONE_REQUEST)
+        zh = client.post(path, json=body, headers={**ZH, **ONE_REQUEST})
         found.append((path, body, en, zh))
     return found
 

@@ -40,7 +40,7 @@ class Operation:
 
 def problem_types() -> dict[str, int]:
     """Every problem type the service can send -> its status: the application's and the server's."""
-    found = {urn: status for status, urn in errors.PROBLEM_TYPES.items()}
+    found = {urn: status for status, urn in errors.PROBLEM_TYPES.items()} | errors.OTHER_PROBLEM_TYPES
     for status, urn in errors.SERVER_PROBLEM_TYPES.items():
         found.setdefault(urn, status)
     return dict(sorted(found.items(), key=lambda item: (item[1], item[0])))

@@ -1,10 +1,11 @@
-"""The service's own read-only resources: liveness, the list of games, the contract itself."""
+"""The service's own read-only resources: liveness, readiness, the list of games, the contract itself."""
 
 from __future__ import annotations
 
 import gzip
 import hashlib
 import json
+import threading
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -16,6 +17,7 @@ from werkzeug.http import parse_accept_header, parse_etags
 
 from service.api import cors, i18n
 from service.api.common import answer
+from service.api.errors import NOT_READY, ApiProblem
 from service.api.observability import ROUTE_KEY
 from service.api.response import ServiceResponse
 from service.rules import games as registry
@@ -206,6 +208,21 @@ def _answers(document: Document) -> dict[tuple[bool, bool], tuple[str, list[tupl
 @blueprint.get("/healthz")
 def healthz() -> Response:
     return answer({"status": "ok"})
+
+
+DRAINING = threading.Event()
+"""Set when this server process has been told to stop (the worker's SIGTERM: ``service/gunicorn_worker.py``):
+it finishes what it holds and takes nothing new, so it is no longer ready."""
+
+
+@blueprint.get("/readyz")
+def readyz() -> Response:
+    """Ready: the process serves every operation (the app is built whole before it answers at all) and is
+    not stopping. A stopping one answers 503 ``not-ready``, so that a load balancer's readiness probe takes
+    it out of rotation while its last requests finish; liveness (``/healthz``) stays 200 meanwhile."""
+    if DRAINING.is_set():
+        raise ApiProblem(503, "detail.draining", type=NOT_READY)
+    return answer({"status": "ready"})
 
 
 @blueprint.get("/v1/games")

@@ -32,6 +32,7 @@ HTTP: dict[str, Entry] = {
     "title.500": T("Internal error", "內部錯誤"),
     "title.503": T("Overloaded", "服務忙碌"),
     "title.other": T("Error", "錯誤"),
+    "title.not-ready": T("Not ready", "尚未就緒"),
     "detail.not_json": T(
         "Send the request body as JSON with Content-Type: application/json.",
         "請以 JSON 傳送請求內容，並帶上 Content-Type: application/json。",
@@ -109,6 +110,10 @@ HTTP: dict[str, Entry] = {
         "This server is already computing as many heavy requests as it runs at once ({limit}); retry after {seconds} s.",
         "這台伺服器正在計算的繁重請求已達同時執行的上限（{limit} 個）；請在 {seconds} 秒後重試。",
     ),
+    "detail.draining": T(
+        "This server process is stopping: it finishes the requests it holds and takes no new ones; send them to another replica.",
+        "這個伺服器程序正在停止：它會做完手上的請求，不再接受新的；請把請求送往其他副本。",
+    ),
     # werkzeug's own descriptions of the failures it raises outside our routes
     "detail.bad_request": T(
         "The browser (or proxy) sent a request that this server could not understand.",
@@ -177,6 +182,10 @@ HTTP: dict[str, Entry] = {
     "problem.not-implemented": T(
         "The request uses an HTTP feature the server does not implement (such as a transfer coding).",
         "請求使用了伺服器沒有實作的 HTTP 功能（例如某種傳輸編碼）。",
+    ),
+    "problem.not-ready": T(
+        "The server process answering GET /readyz is stopping; route requests to another replica.",
+        "回答 GET /readyz 的伺服器程序正在停止；請把請求送往其他副本。",
     ),
     "problem.overloaded": T(
         "The server is too busy to answer in time; retry after Retry-After seconds.",

@@ -124,6 +124,9 @@ def test_contract_check_refuses_an_answer_off_its_schema(app):
         check(app, "GET", "/nowhere", FakeResponse(404, {"type": "x", "status": 404}, "application/problem+json"))
 
 
+INSTANCE = errors.REQUEST_URN + "a-request-id"
+
+
 def test_contract_check_refuses_undeclared_codes(app):
     valid = {
         "legal": False,
@@ -132,7 +135,7 @@ def test_contract_check_refuses_undeclared_codes(app):
     }
     with pytest.raises(ContractViolation, match="no_such_rule"):
         check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, valid))
-    problem = {"type": errors.PROBLEM_TYPES[422], "title": "t", "status": 422, "detail": "d",
+    problem = {"type": errors.PROBLEM_TYPES[422], "title": "t", "status": 422, "detail": "d", "instance": INSTANCE,
                "errors": [{"pointer": "", "code": "no_such_error", "message": "m"}]}  # fmt: skip
     with pytest.raises(ContractViolation, match="no_such_error"):
         check(app, "POST", "/v1/ofc-pineapple/rows/evaluate", FakeResponse(422, problem, "application/problem+json"))
@@ -159,7 +162,7 @@ def test_contract_check_refuses_a_text_of_no_catalog(app):
     with pytest.raises(ContractViolation, match="that row is full"):
         check(app, "POST", "/v1/ofc-pineapple/moves/validate", FakeResponse(200, made_up))
     decoder = {"type": errors.PROBLEM_TYPES[400], "title": "Malformed JSON", "status": 400, "errors": [],
-               "detail": "The body is not valid JSON: Expecting value: line 1 column 1 (char 0)"}  # fmt: skip
+               "detail": "The body is not valid JSON: Expecting value: line 1 column 1 (char 0)", "instance": INSTANCE}  # fmt: skip
     check(app, "POST", "/v1/ofc-pineapple/rows/evaluate", FakeResponse(400, decoder, "application/problem+json"))
     with pytest.raises(ContractViolation, match="Bad Request"):  # werkzeug's own title, not ours
         check(

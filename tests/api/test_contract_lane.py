@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from werkzeug.test import EnvironBuilder
 
 from service.api import create_app, meta, observability
+from service.api.tracing import TRACEPARENT_HEADER
 
 
 def wsgi_answer(app: Any, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -32,7 +33,7 @@ def wsgi_answer(app: Any, environ: dict[str, Any]) -> tuple[str, list[tuple[str,
     finally:
         body.close()
     status, headers = started
-    return status, [(n, v) for n, v in headers if n != observability.REQUEST_ID_HEADER], data
+    return status, [(n, v) for n, v in headers if n != TRACEPARENT_HEADER], data  # a new span id each time
 
 
 def both_ways(app: Any, environ: dict[str, Any]) -> tuple[Any, Any]:
@@ -51,6 +52,8 @@ def both_ways(app: Any, environ: dict[str, Any]) -> tuple[Any, Any]:
 def environ_of(
     method: str, path: str, headers: dict[str, str], query: str = "", body: bytes | None = None
 ) -> dict[str, Any]:
+    """The environ of a request, with a request id and a trace of its own: its two answers name the same ones."""
+    headers = {"X-Request-ID": "lane", "traceparent": f"00-{'1' * 32}-{'2' * 16}-01", **headers}
     environ = EnvironBuilder(path=path, method=method, headers=headers, query_string=query, data=body).get_environ()
     if body is None:
         environ.pop("CONTENT_LENGTH", None)

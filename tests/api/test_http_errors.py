@@ -5,14 +5,18 @@ from __future__ import annotations
 import pytest
 from werkzeug.exceptions import RequestEntityTooLarge
 
-PROBLEM_KEYS = {"type", "title", "status", "detail", "errors"}
+PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "trace_id", "errors"}
 
 
 def assert_problem(response, status):
+    """The problem body of ``response``: its members, its status, and the request it names (``instance``,
+    the answer's X-Request-ID as a URN; ``trace_id``, its traceparent's trace)."""
     assert response.status_code == status
     assert response.mimetype == "application/problem+json"
     body = response.get_json()
     assert set(body) == PROBLEM_KEYS and body["status"] == status
+    assert body["instance"] == "urn:card-rules:request:" + response.headers["X-Request-ID"]
+    assert body["trace_id"] == response.headers["traceparent"].split("-")[1]
     return body
 
 

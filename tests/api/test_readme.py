@@ -211,7 +211,9 @@ def test_contract_version_package_version_and_changelog_agree():
     version = SPEC["info"]["version"]
     assert version == PYPROJECT["project"]["version"]
     assert re.fullmatch(r"\d+\.\d+\.\d+", version)
-    assert all(path.startswith(("/v1/", "/healthz", "/openapi", "/docs", "/metrics")) for path in SPEC["paths"])
+    assert all(
+        path.startswith(("/v1/", "/healthz", "/readyz", "/openapi", "/docs", "/metrics")) for path in SPEC["paths"]
+    )
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     releases = re.findall(r"^## (\S+)", changelog, re.M)
     assert releases[0] == "Unreleased" and releases[1] == version, releases

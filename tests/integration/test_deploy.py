@@ -60,8 +60,8 @@ def test_deployment_probes_resources_and_security():
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     assert ports["http"] == int(env["PORT"]) and env["HOST"] == "0.0.0.0"
     assert int(env["WEB_CONCURRENCY"]) >= 1  # gunicorn would count the node's cores, not the pod's limit
-    for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
-        assert container[probe]["httpGet"] == {"path": "/healthz", "port": "http"}, probe
+    for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz"), ("startupProbe", "/healthz")):
+        assert container[probe]["httpGet"] == {"path": path, "port": "http"}, probe
     assert {"cpu", "memory"} <= set(container["resources"]["requests"]) and {"cpu", "memory"} <= set(
         container["resources"]["limits"]
     )

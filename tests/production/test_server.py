@@ -22,7 +22,7 @@ from tests.production.server import LOOPBACK, exchange, get, post_json, read_ans
 pytestmark = pytest.mark.xdist_group("production-server")
 
 ROW = "/v1/ofc-pineapple/rows/evaluate"
-PROBLEM_KEYS = {"type", "title", "status", "detail", "errors"}
+PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "errors"}  # and the app's: trace_id
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +85,10 @@ def test_app_answers_carry_neutral_server_and_safety_headers(server, raw, status
     assert_safe_headers(headers)
     assert "gunicorn" not in body.decode().lower() and "traceback" not in body.decode().lower()
     if status >= 400:
-        assert headers["content-type"] == "application/problem+json" and set(json.loads(body)) == PROBLEM_KEYS
+        problem = json.loads(body)
+        assert headers["content-type"] == "application/problem+json" and set(problem) == PROBLEM_KEYS | {"trace_id"}
+        assert problem["instance"] == "urn:card-rules:request:" + headers["x-request-id"]
+        assert problem["trace_id"] == headers["traceparent"].split("-")[1]
 
 
 @pytest.mark.parametrize(
@@ -105,6 +108,7 @@ def test_gunicorn_rejections_are_problem_json_without_version(server, raw, statu
     assert headers["content-type"] == "application/problem+json"
     problem = json.loads(body)
     assert set(problem) == PROBLEM_KEYS and problem["status"] == status
+    assert problem["instance"] == "urn:card-rules:request:" + headers["x-request-id"]
     assert "gunicorn" not in body.decode().lower() and "<html" not in body.decode().lower()
 
 
@@ -257,6 +261,6 @@ def test_a_day_of_varied_and_hostile_requests_keeps_metrics_small(server, metric
     assert all(set(found) == {"route"} and found["route"] in routes for found in timed)  # latency per route only
     # The whole text, one line per series: what a render reads, merges and writes. It grew with every method
     # and status tried on every route; now it is the routes' histograms and a few label sets per route.
-    assert len(samples) <= 900 and len(text) <= 100_000, (len(samples), len(text))
+    assert len(samples) <= 22 * len(routes) and len(text) <= 2_400 * len(routes), (len(samples), len(text), len(routes))
     assert "hostile-" not in text and "BREW" not in text and "PROPFIND" not in text
     assert len(list(metrics_dir.glob("*.db"))) <= 2 * server.workers + 3  # live workers', archives, the master's
