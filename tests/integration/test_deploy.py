@@ -141,10 +141,12 @@ def test_nginx_conf_passes_nginx_t(tmp_path):
 METRICS_SPELLINGS = ["/metrics", "/metrics?format=text", "//metrics", "/./metrics", "/docs/../metrics", "/%6Detrics"]
 
 
-def ask(port: int, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
-    """(status, headers with lower-case names, body) of one request on its own connection, read to its close."""
+def ask(port: int, method: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers with lower-case names, body) of one request (with ``headers``) on its own connection,
+    read to its close."""
+    head = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
     with socket.create_connection((LOOPBACK, port), timeout=10) as sock:
-        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: x\r\n{head}Connection: close\r\n\r\n".encode())
         data = b""
         while chunk := sock.recv(65536):
             data += chunk
@@ -160,11 +162,16 @@ def test_nginx_answers_metrics_itself_with_a_404_problem():
     backend.metrics_port = backend.port  # /metrics on the backend's one port: only nginx's own rule hides it
     with backend, nginx.NginxServer([backend.port]) as proxy:
         assert ask(backend.port, "GET", "/metrics")[0] == 200
-        assert ask(proxy.port, "GET", "/healthz")[0] == 200
+        assert ask(proxy.port, "GET", "/healthz", nginx.bearer())[0] == 200
+        sent = []
         for method in ("GET", "HEAD"):
             for path in METRICS_SPELLINGS:
-                status, headers, body = ask(proxy.port, method, path)
+                sent.append(request_id := f"metrics-{len(sent)}")
+                status, headers, body = ask(proxy.port, method, path, {**nginx.bearer(), "X-Request-ID": request_id})
                 assert (status, headers["content-type"]) == (404, "application/problem+json"), (method, path)
-                assert "x-request-id" not in headers, path  # nginx's own answer: the service never saw it
+                assert headers["x-request-id"] == request_id, path
                 if method == "GET":
                     assert json.loads(body)["status"] == 404 and b"card_rules_" not in body
+                    assert json.loads(body)["instance"] == f"urn:card-rules:request:{request_id}"
+        backend_log = backend.log_text()
+        assert [i for i in sent if i in backend_log] == []  # nginx's own answers: the service never saw one
