@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from bench.common import LOOPBACK, free_port
+from bench.common import LOOPBACK, GunicornServer, free_port
 from tests.conftest import ROOT
 
 CONF = ROOT / "deploy" / "nginx.conf"
@@ -86,6 +86,17 @@ def check_syntax(directory: Path) -> subprocess.CompletedProcess[str]:
     """``nginx -t`` on the conf with the committed example keys and default limits."""
     return subprocess.run([NGINX, "-t", "-e", "stderr", "-c", str(loopback_conf(directory))],
                           capture_output=True, text=True, timeout=30)  # fmt: skip
+
+
+def service_log_after(backend: GunicornServer, request_id: str) -> str:
+    """The service's log once it holds the line of ``request_id``, the last request sent through the proxy,
+    so every request that reached the service before it is logged too (a worker writes its lines a batch
+    per turn, a moment after the answers)."""
+    deadline = time.monotonic() + 10
+    while f'"request_id": "{request_id}"' not in (log := backend.log_text()):
+        assert time.monotonic() < deadline, f"the service never logged {request_id}"
+        time.sleep(0.02)
+    return log
 
 
 class NginxServer:

@@ -173,5 +173,6 @@ def test_nginx_answers_metrics_itself_with_a_404_problem():
                 if method == "GET":
                     assert json.loads(body)["status"] == 404 and b"card_rules_" not in body
                     assert json.loads(body)["instance"] == f"urn:card-rules:request:{request_id}"
-        backend_log = backend.log_text()
-        assert [i for i in sent if i in backend_log] == []  # nginx's own answers: the service never saw one
+        assert ask(proxy.port, "GET", "/healthz", {**nginx.bearer(), "X-Request-ID": "after-metrics"})[0] == 200
+        backend_log = nginx.service_log_after(backend, "after-metrics")
+        assert [i for i in sent if f'"{i}"' in backend_log] == []  # nginx's own answers: the service never saw one
