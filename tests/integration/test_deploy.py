@@ -1,12 +1,14 @@
 """deploy/: the Kubernetes manifests validate against the Kubernetes schemas (kubernetes-validate, strict)
 and hold what production needs; the compose file runs several replicas behind nginx; nginx.conf passes
-``nginx -t``."""
+``nginx -t``; the gateway (nginx.conf with its keys and limits) is mounted alike by compose and by
+kubernetes/gateway.yaml, whose ConfigMap holds nginx.conf itself, and no key is ever committed."""
 
 from __future__ import annotations
 
 import json
 import re
 import socket
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +33,9 @@ def manifests() -> list[tuple[Path, dict[str, Any]]]:
     return found
 
 
-def resource(kind: str) -> dict[str, Any]:
-    (doc,) = [doc for _, doc in manifests() if doc["kind"] == kind]
+def resource(kind: str, name: str = "card-rules") -> dict[str, Any]:
+    """The one manifest of ``kind`` named ``name`` (by default the rules service's own)."""
+    (doc,) = [doc for _, doc in manifests() if doc["kind"] == kind and doc["metadata"]["name"] == name]
     return doc
 
 
@@ -42,7 +45,7 @@ def test_kubernetes_manifests_validate_strictly(version):
     for _path, doc in manifests():
         kubernetes_validate.validate(doc, version, strict=True)  # raises with the path of the first problem
         kinds.append(doc["kind"])
-    assert {"Deployment", "Service", "HorizontalPodAutoscaler"} <= set(kinds)
+    assert {"Deployment", "Service", "HorizontalPodAutoscaler", "ConfigMap"} <= set(kinds)
 
 
 def test_strict_validation_would_catch_a_misspelt_field():
@@ -130,6 +133,83 @@ def test_compose_runs_replicas_behind_nginx():
     assert "error" in next_upstream.split() and "non_idempotent" not in next_upstream.split()
 
 
+def test_compose_mounts_the_gateways_keys_and_limits_read_only():
+    proxy = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))["services"]["nginx"]
+    mounts = {m["target"]: m for m in proxy["volumes"][1:]}
+    assert sorted(mounts) == [nginx.MOUNTED + "api-keys.map", nginx.MOUNTED + "limits.conf"]
+    for mount in mounts.values():
+        # a missing file is an error, not an empty directory created in its place
+        assert (mount["type"], mount["read_only"], mount["bind"]) == ("bind", True, {"create_host_path": False})
+    keys = (COMPOSE.parent / mounts[nginx.MOUNTED + "api-keys.map"]["source"]).resolve()
+    assert (COMPOSE.parent / mounts[nginx.MOUNTED + "limits.conf"]["source"]).resolve() == nginx.LIMITS
+    assert keys.parent == nginx.KEYS_EXAMPLE.parent and keys != nginx.KEYS_EXAMPLE
+    relative = str(keys.relative_to(ROOT))
+    assert subprocess.run(["git", "check-ignore", "--quiet", "--no-index", relative], cwd=ROOT).returncode == 0
+    assert subprocess.run(["git", "ls-files", "--error-unmatch", relative], cwd=ROOT, capture_output=True).returncode
+
+
+def test_no_api_key_is_committed():
+    """The example's one key is too short for nginx.conf to accept it, and no manifest is a Secret."""
+    (example,) = re.findall(r'^"([^"]*)" [\w-]+;$', nginx.KEYS_EXAMPLE.read_text(encoding="utf-8"), re.M)
+    assert len(example) < 32 and "{32,256}" in nginx.CONF.read_text(encoding="utf-8")
+    assert [doc["kind"] for _, doc in manifests() if doc["kind"] == "Secret"] == []
+
+
+def test_gateway_configmap_holds_nginx_conf_and_the_default_limits():
+    """deploy/nginx.conf exists once in spirit: kubernetes/gateway.yaml holds the same text. After editing
+    the conf, copy it into the ConfigMap's nginx.conf (each line indented by four spaces)."""
+    data = resource("ConfigMap", "card-rules-gateway")["data"]
+    assert data == {
+        "nginx.conf": nginx.CONF.read_text(encoding="utf-8"),
+        "limits.conf": nginx.LIMITS.read_text(encoding="utf-8"),
+    }
+
+
+def test_gateway_deployment_mounts_the_conf_the_keys_secret_and_the_limits():
+    deployment, configmap = resource("Deployment", "card-rules-gateway"), resource("ConfigMap", "card-rules-gateway")
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    assert container["image"] == compose["services"]["nginx"]["image"]
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    mounts = {m["mountPath"]: m for m in container["volumeMounts"]}
+    conf = mounts["/etc/nginx/nginx.conf"]
+    assert (conf["subPath"], conf["readOnly"]) == ("nginx.conf", True)
+    assert volumes[conf["name"]]["configMap"] == {
+        "name": configmap["metadata"]["name"],
+        "items": [{"key": "nginx.conf", "path": "nginx.conf"}],
+    }
+    mounted = mounts[nginx.MOUNTED.rstrip("/")]
+    assert mounted["readOnly"] is True
+    keys = {"name": "card-rules-api-keys", "items": [{"key": "api-keys.map", "path": "api-keys.map"}]}
+    limits = {"name": configmap["metadata"]["name"], "items": [{"key": "limits.conf", "path": "limits.conf"}]}
+    assert volumes[mounted["name"]]["projected"]["sources"] == [{"secret": keys}, {"configMap": limits}]
+    assert "emptyDir" in volumes[mounts["/tmp"]["name"]]  # the conf writes only under /tmp
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    security = container["securityContext"]
+    assert security["readOnlyRootFilesystem"] is True and security["allowPrivilegeEscalation"] is False
+    assert security["capabilities"]["drop"] == ["ALL"]
+    (listen,) = re.findall(r"listen\s+(\d+);", nginx.CONF.read_text(encoding="utf-8"))
+    assert [(p["name"], p["containerPort"]) for p in container["ports"]] == [("http", int(listen))]
+
+
+def test_gateway_services_route_the_public_port_to_nginx_and_rules_to_the_service():
+    rules_pods = resource("Deployment")["spec"]["template"]["metadata"]["labels"]
+    gateway_pods = resource("Deployment", "card-rules-gateway")["spec"]["template"]["metadata"]["labels"]
+    gateway, upstream = resource("Service", "card-rules-gateway"), resource("Service", "rules")
+    assert gateway["spec"]["selector"].items() <= gateway_pods.items()
+    assert [p["targetPort"] for p in gateway["spec"]["ports"]] == ["http"]
+    # The conf's upstream, rules:8000, is the rules service's pods on their http port (never metrics).
+    assert upstream["spec"]["selector"].items() <= rules_pods.items()
+    (upstream_port,) = re.findall(r"server\s+rules:(\d+)", nginx.CONF.read_text(encoding="utf-8"))
+    assert [(p["port"], p["targetPort"]) for p in upstream["spec"]["ports"]] == [(int(upstream_port), "http")]
+    # The gateway's pods are none of the rules service's: no selector of the service's picks them.
+    for kind in ("Service", "PodDisruptionBudget"):
+        selector = resource(kind)["spec"]["selector"]
+        assert not selector.get("matchLabels", selector).items() <= gateway_pods.items(), kind
+    assert not resource("Deployment")["spec"]["selector"]["matchLabels"].items() <= gateway_pods.items()
+
+
 @pytest.mark.usefixtures("tools")
 def test_nginx_conf_passes_nginx_t(tmp_path):
     result = nginx.check_syntax(tmp_path)
@@ -141,10 +221,12 @@ def test_nginx_conf_passes_nginx_t(tmp_path):
 METRICS_SPELLINGS = ["/metrics", "/metrics?format=text", "//metrics", "/./metrics", "/docs/../metrics", "/%6Detrics"]
 
 
-def ask(port: int, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
-    """(status, headers with lower-case names, body) of one request on its own connection, read to its close."""
+def ask(port: int, method: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers with lower-case names, body) of one request (with ``headers``) on its own connection,
+    read to its close."""
+    head = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
     with socket.create_connection((LOOPBACK, port), timeout=10) as sock:
-        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: x\r\n{head}Connection: close\r\n\r\n".encode())
         data = b""
         while chunk := sock.recv(65536):
             data += chunk
@@ -160,11 +242,17 @@ def test_nginx_answers_metrics_itself_with_a_404_problem():
     backend.metrics_port = backend.port  # /metrics on the backend's one port: only nginx's own rule hides it
     with backend, nginx.NginxServer([backend.port]) as proxy:
         assert ask(backend.port, "GET", "/metrics")[0] == 200
-        assert ask(proxy.port, "GET", "/healthz")[0] == 200
+        assert ask(proxy.port, "GET", "/healthz", nginx.bearer())[0] == 200
+        sent = []
         for method in ("GET", "HEAD"):
             for path in METRICS_SPELLINGS:
-                status, headers, body = ask(proxy.port, method, path)
+                sent.append(request_id := f"metrics-{len(sent)}")
+                status, headers, body = ask(proxy.port, method, path, {**nginx.bearer(), "X-Request-ID": request_id})
                 assert (status, headers["content-type"]) == (404, "application/problem+json"), (method, path)
-                assert "x-request-id" not in headers, path  # nginx's own answer: the service never saw it
+                assert headers["x-request-id"] == request_id, path
                 if method == "GET":
                     assert json.loads(body)["status"] == 404 and b"card_rules_" not in body
+                    assert json.loads(body)["instance"] == f"urn:card-rules:request:{request_id}"
+        assert ask(proxy.port, "GET", "/healthz", {**nginx.bearer(), "X-Request-ID": "after-metrics"})[0] == 200
+        backend_log = nginx.service_log_after(backend, "after-metrics")
+        assert [i for i in sent if f'"{i}"' in backend_log] == []  # nginx's own answers: the service never saw one

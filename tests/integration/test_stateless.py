@@ -1,7 +1,7 @@
 """The service is stateless, so it scales out: two gunicorn servers (two loopback ports, separate
 processes) answer every operation's example identically whichever of them gets each request, in any
 order; and deploy/nginx.conf in front of them spreads requests over both with the same answers, and never
-sends a POST that one dropped on to the other."""
+sends a POST that one dropped on to the other (with an API key: it admits no request without)."""
 
 from __future__ import annotations
 
@@ -16,17 +16,17 @@ import pytest
 
 from bench.common import LOOPBACK, GunicornServer, free_port
 from tests.integration.contract import OPERATIONS, Operation
-from tests.integration.nginx import NginxServer
+from tests.integration.nginx import NginxServer, bearer
 
 # Answers about the serving process rather than the rules: /metrics counts the requests this server answered.
 PER_PROCESS = {"/metrics"}
 RULES_AND_CONTRACT = [op for op in OPERATIONS if op.path not in PER_PROCESS]
 
 
-def call(base_url: str, op: Operation) -> tuple[int, str, bytes]:
-    """(status, content type, body) of one request with the operation's example."""
+def call(base_url: str, op: Operation, headers: dict[str, str] | None = None) -> tuple[int, str, bytes]:
+    """(status, content type, body) of one request with the operation's example (and ``headers``)."""
     body = None if op.request_example is None else json.dumps(op.request_example).encode()
-    request = urllib.request.Request(base_url + op.path, data=body, method=op.method)
+    request = urllib.request.Request(base_url + op.path, data=body, method=op.method, headers=headers or {})
     if body is not None:
         request.add_header("Content-Type", "application/json")
     try:
@@ -66,9 +66,9 @@ def test_nginx_spreads_requests_over_both_with_the_same_answers(two_servers):
     with NginxServer([a.port, b.port]) as proxy:
         for _ in range(2):
             for op in RULES_AND_CONTRACT:
-                assert call(proxy.base_url, op) == direct[op.operation_id], op.operation_id
+                assert call(proxy.base_url, op, bearer()) == direct[op.operation_id], op.operation_id
         for _ in range(4):
-            assert call(proxy.base_url, next(op for op in OPERATIONS if op.path == "/v1/games"))[0] == 200
+            assert call(proxy.base_url, next(op for op in OPERATIONS if op.path == "/v1/games"), bearer())[0] == 200
     after = [server.log_text().count("/v1/games") for server in (a, b)]
     assert all(n > m for n, m in zip(after, before)), (before, after)  # round robin reached both
 
@@ -76,7 +76,7 @@ def test_nginx_spreads_requests_over_both_with_the_same_answers(two_servers):
 @pytest.mark.usefixtures("tools")
 def test_nginx_answers_problem_json_when_no_replica_answers():
     with NginxServer([free_port()]) as proxy:  # nothing listens there
-        status, content_type, body = call(proxy.base_url, OPERATIONS[0])
+        status, content_type, body = call(proxy.base_url, OPERATIONS[0], bearer())
     assert (status, content_type) == (503, "application/problem+json")
     assert json.loads(body)["status"] == 503
 
@@ -113,9 +113,9 @@ def test_nginx_never_sends_a_post_again_after_a_replica_dropped_it():
     post = next(op for op in RULES_AND_CONTRACT if op.method == "POST")
     get = next(op for op in RULES_AND_CONTRACT if op.method == "GET")
     with DroppingReplica() as a, DroppingReplica() as b, NginxServer([a.port, b.port]) as proxy:
-        status, content_type, body = call(proxy.base_url, post)
+        status, content_type, body = call(proxy.base_url, post, bearer())
         assert (status, content_type) == (503, "application/problem+json")
         assert json.loads(body)["status"] == 503
         assert a.methods + b.methods == ["POST"]
-        call(proxy.base_url, get)
+        call(proxy.base_url, get, bearer())
         assert sorted(a.methods + b.methods) == ["GET", "GET", "POST"]
