@@ -8,7 +8,7 @@ PORT ?= 8000
 # pytest-xdist workers; the suite is sized for a 2-core machine
 TEST_WORKERS ?= 2
 
-.PHONY: run test lint test-tools bench sizing clean container-check fuzz load zh-cn
+.PHONY: run test lint test-tools bench sizing clean container-check fuzz load zh-cn image clients
 
 $(VENV)/.run-deps: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,11 @@ load: $(VENV)/.test-deps
 # Requests per second per core for every operation, and memory per worker (README, "Scale-out and sizing").
 sizing: $(VENV)/.test-deps
 	$(PY) bench/sizing.py
+
+# The release image, card-rules-service:<version in pyproject.toml>, with its OCI labels (version, revision,
+# source, ...) read from pyproject.toml and git (scripts/build-image; podman, or docker without podman).
+image:
+	bash scripts/build-image
 
 # As root on Debian: lint the Dockerfile, build the image with podman (base image built locally, no
 # registry), run it read-only and call it (scripts/container-check); CI runs it after `make test`.
