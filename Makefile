@@ -69,6 +69,12 @@ sizing: $(VENV)/.test-deps
 image:
 	bash scripts/build-image
 
+# The client packages, generated from openapi.yaml and versioned with pyproject.toml, built into clients/dist/
+# (gitignored): the Python client's wheel and sdist (openapi-python-client, from the test extra) and the npm
+# package of the TypeScript types (openapi-typescript and npm, from test-tools). scripts/build-clients.
+clients: $(VENV)/.test-deps test-tools
+	$(PY) scripts/build-clients
+
 # As root on Debian: lint the Dockerfile, build the image with podman (base image built locally, no
 # registry), run it read-only and call it (scripts/container-check); CI runs it after `make test`.
 container-check:
