@@ -9,9 +9,21 @@ FROM python:3.11-slim
 # into the build (scripts/container-check passes the host's). Unset, pip uses its own bundle.
 ARG PIP_CERT
 
-LABEL org.opencontainers.image.title="card-rules-service" \
-      org.opencontainers.image.description="Rules service for Pineapple OFC, Joker Thirteen and Taiwanese Big Two" \
-      org.opencontainers.image.licenses="Apache-2.0"
+# The image's OCI labels, passed by scripts/build-image (`make image`), which reads them from pyproject.toml
+# (name, version, description, license, [project.urls] Source) and git (the commit built). A plain
+# `podman build .` leaves them empty.
+ARG TITLE
+ARG DESCRIPTION
+ARG VERSION
+ARG REVISION
+ARG SOURCE
+ARG LICENSES
+LABEL org.opencontainers.image.title="${TITLE}" \
+      org.opencontainers.image.description="${DESCRIPTION}" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.licenses="${LICENSES}"
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

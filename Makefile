@@ -8,7 +8,7 @@ PORT ?= 8000
 # pytest-xdist workers; the suite is sized for a 2-core machine
 TEST_WORKERS ?= 2
 
-.PHONY: run test lint test-tools bench sizing clean container-check fuzz load zh-cn
+.PHONY: run test lint test-tools bench sizing clean container-check fuzz load zh-cn image clients
 
 $(VENV)/.run-deps: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,17 @@ load: $(VENV)/.test-deps
 # Requests per second per core for every operation, and memory per worker (README, "Scale-out and sizing").
 sizing: $(VENV)/.test-deps
 	$(PY) bench/sizing.py
+
+# The release image, card-rules-service:<version in pyproject.toml>, with its OCI labels (version, revision,
+# source, ...) read from pyproject.toml and git (scripts/build-image; podman, or docker without podman).
+image:
+	bash scripts/build-image
+
+# The client packages, generated from openapi.yaml and versioned with pyproject.toml, built into clients/dist/
+# (gitignored): the Python client's wheel and sdist (openapi-python-client, from the test extra) and the npm
+# package of the TypeScript types (openapi-typescript and npm, from test-tools). scripts/build-clients.
+clients: $(VENV)/.test-deps test-tools
+	$(PY) scripts/build-clients
 
 # As root on Debian: lint the Dockerfile, build the image with podman (base image built locally, no
 # registry), run it read-only and call it (scripts/container-check); CI runs it after `make test`.
