@@ -1,1 +1,1 @@
-"""Reference rules service for Pineapple OFC, Joker Thirteen and Taiwanese Big Two."""
+"""Reference rules service for card games: Pineapple and classic OFC, Joker Thirteen, Thirteen and Taiwanese Big Two."""

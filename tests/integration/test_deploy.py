@@ -210,6 +210,24 @@ def test_gateway_services_route_the_public_port_to_nginx_and_rules_to_the_servic
     assert not resource("Deployment")["spec"]["selector"]["matchLabels"].items() <= gateway_pods.items()
 
 
+def test_every_problem_nginx_answers_is_in_the_contract():
+    """nginx's own problem bodies have the contract's shape, and their types are listed in its Problem.type."""
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    described = spec["components"]["schemas"]["Problem"]["properties"]["type"]["description"]
+    answered = re.findall(r"return (\d{3}) '(\{.*\})';", nginx.CONF.read_text(encoding="utf-8"))
+    assert len(answered) == 5
+    for status, body in answered:
+        problem = json.loads(
+            body.replace("$card_rules_request_id", "abc").replace("$card_rules_unauthorized_detail", "d")
+        )
+        assert (problem["status"], problem["instance"], problem["errors"]) == (
+            int(status),
+            "urn:card-rules:request:abc",
+            [],
+        )
+        assert problem["type"] == "about:blank" or f"`{problem['type']}` ({status})" in described, problem["type"]
+
+
 @pytest.mark.usefixtures("tools")
 def test_nginx_conf_passes_nginx_t(tmp_path):
     result = nginx.check_syntax(tmp_path)
