@@ -99,7 +99,7 @@ def test_a_listed_origin_is_allowed_and_sees_the_request_id(cors_client):
         assert response.status_code == 200
         assert response.headers["Access-Control-Allow-Origin"] == origin
         assert "Origin" in response.headers["Vary"]
-        assert response.headers["Access-Control-Expose-Headers"] == "X-Request-ID"
+        assert response.headers["Access-Control-Expose-Headers"] == "X-Request-ID, traceparent"
         assert "Access-Control-Allow-Credentials" not in response.headers
 
 
