@@ -5,6 +5,7 @@ OpenTelemetry with the ids the answer named (off, nothing of OpenTelemetry is lo
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -240,3 +241,27 @@ def test_otlp_export_is_built_from_the_sdk_s_own_settings(monkeypatch):
         assert type(export.processor).__name__ == "BatchSpanProcessor"
     finally:
         export.processor.shutdown()
+
+
+# --- the README ---------------------------------------------------------------------------------------------
+
+
+def test_the_readme_s_traced_request_answers_and_logs_what_it_shows(client, caplog):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Request IDs, traces and logs") :]
+    command = re.search(r"```sh\n(curl .*?)```", section, re.S).group(1)
+    headers = dict(re.findall(r"-H '([\w-]+): ([^']*)'", command))
+    body = re.search(r"-d '([^']*)'", command).group(1)
+    shown = dict(re.findall(r"^# ([\w-]+): (\S+)", command, re.M))
+    logged = json.loads(re.search(r"```json\n(.*?)\n```", section, re.S).group(1))
+    with caplog.at_level("INFO", logger="service.access"):
+        response = client.post("/v1/big-two/plays/classify", data=body, headers=headers, buffered=True)
+    assert response.headers["X-Request-ID"] == shown["X-Request-ID"]
+    assert response.headers["traceparent"].split("-")[::3] == shown["traceparent"].split("-")[::3]  # version, flags
+    assert response.headers["traceparent"].split("-")[1] == shown["traceparent"].split("-")[1] == logged["trace_id"]
+    (record,) = [r for r in caplog.records if r.name == "service.access"]
+    line = record.fields
+    assert list(line) == [k for k in logged if k not in ("time", "level", "logger", "message")]
+    for key in ("method", "path", "route", "status", "request_id", "trace_id"):
+        assert line[key] == logged[key], key
+    assert line["span_id"] == response.headers["traceparent"].split("-")[2]
