@@ -235,6 +235,15 @@ def test_the_request_id_sent_is_echoed_and_reaches_the_service(proxy, backend):
 
 
 @pytest.mark.usefixtures("tools")
+def test_the_service_continues_the_callers_trace_through_the_gateway(proxy):
+    status, headers, _ = ask(proxy.port, "POST", "/v1/big-two/plays/classify", {**bearer(), "traceparent": TRACEPARENT},
+                             FOUR_NINES)  # fmt: skip  # the call on two lines
+    version, trace_id, span_id, flags = headers["traceparent"].split("-")
+    assert (status, version, trace_id, flags) == (200, "00", TRACEPARENT.split("-")[1], "01")
+    assert span_id != TRACEPARENT.split("-")[2]  # the service's own span, a child of the caller's
+
+
+@pytest.mark.usefixtures("tools")
 def test_a_request_id_the_service_would_not_keep_is_replaced_in_the_header_and_the_instance(proxy):
     status, headers, body = ask(proxy.port, "GET", "/v1/games", {"X-Request-ID": 'not "a" request id'})
     assert status == 401 and re.fullmatch(r"[0-9a-f]{32}", headers["x-request-id"])
