@@ -34,7 +34,7 @@ PROBLEM_TYPES = {
 """The problem types the application answers, by status."""
 NOT_READY = PROBLEM_URN + "not-ready"
 OTHER_PROBLEM_TYPES = {NOT_READY: 503}  # GET /readyz while the server process stops (service/api/meta.py)
-"""The application's problem types that are not their status's (``ApiProblem``'s ``type``) -> status."""
+"""The application's problem types that are not their status's (``ApiProblem``'s ``problem_type``) -> status."""
 REQUEST_URN = "urn:card-rules:request:"
 """A problem's ``instance``: this prefix and the request id (``X-Request-ID``), which the log line holds."""
 SERVER_PROBLEM_TYPES = {
@@ -91,7 +91,7 @@ log = logging.getLogger(__name__)
 class ApiProblem(HTTPException):
     """An HTTP failure: the key of its detail (``texts.HTTP``) with its parameters, and the JSON pointers of
     what caused it (each entry's ``message`` a ``Message``). The error handler renders both, with the
-    answer's own ``headers`` (a 503's ``Retry-After``) and, when it is not its status's, its ``type``."""
+    answer's own ``headers`` (a 503's ``Retry-After``) and, when it is not its status's, its ``problem_type``."""
 
     code: int  # werkzeug's HTTPException may have none; an ApiProblem always has its status
 
@@ -102,11 +102,11 @@ class ApiProblem(HTTPException):
         params: Mapping[str, Any] | None = None,
         errors: list[dict[str, Any]] | None = None,
         headers: dict[str, str] | None = None,
-        type: str | None = None,
+        problem_type: str | None = None,
     ):
         super().__init__(detail)
         self.code = status
-        self.type = type
+        self.problem_type = problem_type
         self.detail = Message("http", detail, params or {})
         self.errors = errors or []
         self.headers = headers or {}
@@ -150,7 +150,9 @@ def schema_error(message: Any, path: tuple[object, ...]) -> tuple[str, str]:
 MAX_ERRORS = 100  # a pathological request could hold thousands; the first hundred locate the fault
 
 
-def problem(status: int, detail: str, errors: list[dict[str, str]] | None = None, type: str | None = None) -> Response:
+def problem(
+    status: int, detail: str, errors: list[dict[str, str]] | None = None, problem_type: str | None = None
+) -> Response:
     """The problem+json answer: its ``type`` (its status's unless given), ``instance`` naming the request
     (its id as a URN) and the request's ``trace_id`` (``observability.Observed`` notes both in the WSGI
     environ), and the first ``MAX_ERRORS`` causes."""
@@ -159,9 +161,13 @@ def problem(status: int, detail: str, errors: list[dict[str, str]] | None = None
         detail = i18n.text("detail.truncated", count=len(errors), listed=MAX_ERRORS) + detail[:2000]
         errors = errors[:MAX_ERRORS]
     environ = request.environ
+    if problem_type is None:
+        problem_type, title = PROBLEM_TYPES.get(status, "about:blank"), i18n.title(status)
+    else:  # a type of OTHER_PROBLEM_TYPES: a title of its own
+        title = i18n.text("title." + problem_type.removeprefix(PROBLEM_URN))
     body: dict[str, Any] = {
-        "type": type or PROBLEM_TYPES.get(status, "about:blank"),
-        "title": i18n.title(status) if type is None else i18n.text("title." + type.removeprefix(PROBLEM_URN)),
+        "type": problem_type,
+        "title": title,
         "status": status,
         "detail": detail,
         "instance": REQUEST_URN + environ[REQUEST_ID_KEY],
@@ -227,7 +233,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiProblem)
     def _api_problem(error: ApiProblem) -> Response:
         errors = [{**e, "message": i18n.message(e["message"])} if "message" in e else e for e in error.errors]
-        response = problem(error.code, i18n.message(error.detail), errors, error.type)
+        response = problem(error.code, i18n.message(error.detail), errors, error.problem_type)
         response.headers.update(error.headers)
         return response
 

@@ -221,7 +221,7 @@ def readyz() -> Response:
     not stopping. A stopping one answers 503 ``not-ready``, so that a load balancer's readiness probe takes
     it out of rotation while its last requests finish; liveness (``/healthz``) stays 200 meanwhile."""
     if DRAINING.is_set():
-        raise ApiProblem(503, "detail.draining", type=NOT_READY)
+        raise ApiProblem(503, "detail.draining", problem_type=NOT_READY)
     return answer({"status": "ready"})
 
 
