@@ -69,6 +69,18 @@ def problem(kind: str, title: str, status: int, detail: str, request_id: str) ->
     }
 
 
+def assert_unauthorized(
+    answer: tuple[int, dict[str, str], bytes], challenge: str, detail: str, request_id: str
+) -> None:
+    """``answer`` is nginx's 401: problem+json with ``WWW-Authenticate: challenge``, the request id in the
+    header and the body's instance, and ``detail``."""
+    status, headers, body = answer
+    assert (status, headers["content-type"]) == (401, "application/problem+json")
+    assert headers["www-authenticate"] == challenge
+    assert headers["x-request-id"] == request_id
+    assert json.loads(body) == problem("unauthorized", "Unauthorized", 401, detail, request_id)
+
+
 @pytest.fixture(scope="module")
 def backend() -> Iterator[GunicornServer]:
     with GunicornServer(workers=1) as server:
@@ -84,11 +96,8 @@ def proxy(backend: GunicornServer) -> Iterator[NginxServer]:
 
 @pytest.mark.usefixtures("tools")
 def test_no_key_is_a_401_problem_with_www_authenticate(proxy):
-    status, headers, body = ask(proxy.port, "GET", "/v1/games", {"X-Request-ID": "no-key-1"})
-    assert (status, headers["content-type"]) == (401, "application/problem+json")
-    assert headers["www-authenticate"] == 'Bearer realm="card-rules"'
-    assert headers["x-request-id"] == "no-key-1"
-    assert json.loads(body) == problem("unauthorized", "Unauthorized", 401, NO_KEY_DETAIL, "no-key-1")
+    answer = ask(proxy.port, "GET", "/v1/games", {"X-Request-ID": "no-key-1"})
+    assert_unauthorized(answer, 'Bearer realm="card-rules"', NO_KEY_DETAIL, "no-key-1")
 
 
 @pytest.mark.usefixtures("tools")
@@ -103,11 +112,8 @@ def test_no_key_is_a_401_problem_with_www_authenticate(proxy):
     ids=["bearer", "x-api-key", "basic", "example"],
 )
 def test_a_wrong_key_is_a_401_problem_saying_invalid_token(proxy, header):
-    status, headers, body = ask(proxy.port, "GET", "/v1/games", {**header, "X-Request-ID": "wrong-key-1"})
-    assert (status, headers["content-type"]) == (401, "application/problem+json")
-    assert headers["www-authenticate"] == 'Bearer realm="card-rules", error="invalid_token"'
-    assert headers["x-request-id"] == "wrong-key-1"
-    assert json.loads(body) == problem("unauthorized", "Unauthorized", 401, WRONG_KEY_DETAIL, "wrong-key-1")
+    answer = ask(proxy.port, "GET", "/v1/games", {**header, "X-Request-ID": "wrong-key-1"})
+    assert_unauthorized(answer, 'Bearer realm="card-rules", error="invalid_token"', WRONG_KEY_DETAIL, "wrong-key-1")
 
 
 @pytest.mark.usefixtures("tools")
