@@ -3,8 +3,9 @@
 any origin, reasonable only because the service uses no cookies or credentials).
 
 For a listed ``Origin`` every answer (errors too) carries ``Access-Control-Allow-Origin`` with that origin
-and exposes ``X-Request-ID`` and ``traceparent``; a preflight (``OPTIONS`` with ``Access-Control-Request-Method``) is answered
-204 with the path's methods, the request headers a client may send, and a max age. With CORS on, every
+and exposes ``X-Request-ID`` and ``traceparent``; a preflight (``OPTIONS`` with
+``Access-Control-Request-Method``) is answered 204 with the path's methods, the request headers a client
+may send (``traceparent`` and ``tracestate`` among them), and a max age. With CORS on, every
 answer says ``Vary: Origin`` so no cache hands one origin's answer to another. An unlisted origin gets
 no CORS header at all, so the browser blocks the call. ``OPTIONS`` answers 204 with ``Allow``, never a body.
 """

@@ -11,7 +11,8 @@ worker the line is then held for the worker's main loop to write: ``hold_access_
 * Trace context: a caller's W3C ``traceparent`` is continued, or a trace starts here; the answer's
   ``traceparent`` names this service's span (``tracing.py``).
 * Log line: ``time, level, logger, message, method, path, route, status, duration_ms, request_id, trace_id,
-  span_id, pid`` on stdout, at INFO (``LOG_LEVEL=warning`` silences it). Never a request body, a query string or a card.
+  span_id, pid`` on stdout, at INFO (``LOG_LEVEL=warning`` silences it). Never a request body, a query
+  string or a card.
 * Metrics: requests per ``method``, ``route`` and ``status``, and latency per ``route``. ``route`` is the URL
   rule such as ``/v1/ofc-pineapple/hands/score`` or ``unmatched``, never the raw path; ``method`` is one the
   route serves or ``OTHER`` (a 405's, or an unknown path's method outside HTTP's seven), so whatever clients

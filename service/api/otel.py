@@ -22,7 +22,6 @@ from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, Trace
 from service.api.tracing import Trace
 
 SCOPE = "card-rules-service"
-MAX_PATH = 256  # characters of the path kept as the span's url.path, as in the access line
 
 
 class SpanExport:
@@ -45,7 +44,7 @@ class SpanExport:
             parent = SpanContext(trace_id, int(trace.parent_id, 16), True, flags, state)
         attributes: dict[str, str | int] = {
             "http.request.method": method,
-            "url.path": path[:MAX_PATH],
+            "url.path": path,  # cut as the access line's (observability.MAX_LOGGED_PATH)
             "http.response.status_code": status,
         }
         if route is not None:
