@@ -224,12 +224,14 @@ def profile_http(args: argparse.Namespace, requests: int = 1000) -> None:
     heading("Where a POST rounds/score request's time goes, in process (Flask test client)")
     from service.api import create_app
     from service.api import thirteen as api
+    from service.api.games import schemas_for
     from service.api.loading import fast_load
+    from service.rules.games import find_game
 
     healthz, score = endpoints()
     payload = score_payload()
     body = score.body or b""
-    schema = api.JokerThirteenRoundScoreRequest()
+    schema = schemas_for(find_game("joker-thirteen"))["RoundScoreRequest"]()
     loaded = schema.load(payload)
     players = [j13.Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in loaded["players"]]
     result = j13.score_round(players)
