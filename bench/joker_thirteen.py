@@ -21,12 +21,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bench import common  # noqa: E402
-from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict  # noqa: E402
-from service.rules import thirteen as j13  # noqa: E402
-from service.rules.cards import JOKER, Card  # noqa: E402
-from tests.joker_thirteen.reference import brute_force, brute_force_grouped  # noqa: E402
-from tests.joker_thirteen.test_scoring import worked_hands  # noqa: E402
+from bench import common
+from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict
+from service.rules import thirteen as j13
+from service.rules.cards import JOKER, Card
+from tests.joker_thirteen.reference import brute_force, brute_force_grouped
+from tests.joker_thirteen.test_scoring import worked_hands
 
 JOKER_TARGET = 5.0  # slowest joker count / no joker, time per evaluation
 SCORE_PATH = "/v1/joker-thirteen/rounds/score"

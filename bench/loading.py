@@ -21,13 +21,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-import yaml  # noqa: E402
+import yaml
 
-from bench.common import heading, say, table  # noqa: E402
-from service.api.common import load_body  # noqa: E402
-from service.api.games import schemas_for  # noqa: E402
-from service.api.loading import fast_load  # noqa: E402
-from service.rules.games import GAMES  # noqa: E402
+from bench.common import heading, say, table
+from service.api.common import load_body
+from service.api.games import schemas_for
+from service.api.loading import fast_load
+from service.rules.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 

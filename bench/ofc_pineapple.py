@@ -20,16 +20,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bench import common  # noqa: E402
-from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict  # noqa: E402
+from bench import common
+from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict
 from service.rules import (
-    ofc,  # noqa: E402
-    poker,  # noqa: E402
+    ofc,
+    poker,
 )
-from service.rules.cards import CARD_BY_TEXT, DECK, parse_cards  # noqa: E402
-from service.rules.games import GAMES  # noqa: E402
-from service.rules.ofc.rules import OfcRules  # noqa: E402
-from tests.ofc_pineapple.records import BING, JIA, YI  # noqa: E402
+from service.rules.cards import CARD_BY_TEXT, DECK, parse_cards
+from service.rules.games import GAMES
+from service.rules.ofc.rules import OfcRules
+from tests.ofc_pineapple.records import BING, JIA, YI
 
 HTTP_TARGET = 0.70
 SCORE_PATH = "/v1/ofc-pineapple/hands/score"

@@ -27,7 +27,7 @@ from service.api.errors import SCHEMA_ERROR_CODES
 from service.api.games import schemas_for
 from service.api.limits import TOO_DEEP
 from service.rules import big_two as b2
-from service.rules import games, messages, ofc, poker  # noqa: F401  (samples below)
+from service.rules import games, messages, ofc, poker  # samples below
 from service.rules import thirteen as j13
 from service.rules.big_two import plays as big_two_plays
 from service.rules.cards import DECK, JOKER, NotationProblem, Suit, cards, parse_cards

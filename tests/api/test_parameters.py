@@ -109,13 +109,17 @@ def contract_disagreements(rules_class: type) -> list[str]:
     return found
 
 
-def _leaves(node: dict[str, Any], place: tuple[str, ...], declared_places: set[tuple[str, ...]]) -> list[tuple[str, ...]]:
+def _leaves(
+    node: dict[str, Any], place: tuple[str, ...], declared_places: set[tuple[str, ...]]
+) -> list[tuple[str, ...]]:
     """The places a component describes: each property, or each member of a group (an object that is no
     declared parameter itself)."""
     node = resolve(node)
     if place and (place in declared_places or "properties" not in node):
         return [place]
-    return [leaf for name, child in node["properties"].items() for leaf in _leaves(child, (*place, name), declared_places)]
+    return [
+        leaf for name, child in node["properties"].items() for leaf in _leaves(child, (*place, name), declared_places)
+    ]
 
 
 @pytest.mark.parametrize("rules_class", list(DESCRIBED), ids=lambda c: c.__name__)
@@ -139,7 +143,9 @@ class WithJokerFinish(BigTwoRules):
 
 
 def with_joker_finish(multiplier: int) -> WithJokerFinish:
-    return WithJokerFinish(**{f.name: getattr(TAIWAN, f.name) for f in fields(TAIWAN) if f.init}, joker_finish=multiplier)
+    return WithJokerFinish(
+        **{f.name: getattr(TAIWAN, f.name) for f in fields(TAIWAN) if f.init}, joker_finish=multiplier
+    )
 
 
 def test_a_new_parameter_is_described_and_digested_at_its_place():
@@ -158,7 +164,10 @@ def test_a_new_parameter_is_read_from_a_request_and_its_refusals_name_its_place(
     with pytest.raises(InvalidInputError) as refused:
         with_joker_finish(1).with_description({"winner_multipliers": {"joker_finsh": 4}})
     assert [(p.path, p.params) for p in refused.value.problems] == [
-        (("rules", "winner_multipliers", "joker_finsh"), {"case": "unknown", "parameter": "winner_multipliers.joker_finsh"})
+        (
+            ("rules", "winner_multipliers", "joker_finsh"),
+            {"case": "unknown", "parameter": "winner_multipliers.joker_finsh"},
+        )
     ]
 
 

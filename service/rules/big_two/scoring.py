@@ -203,7 +203,7 @@ def _tier_factor(count: int, rules: BigTwoRules) -> Factor:
     return _factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case, least=tier.least, most=tier.most)
 
 
-_TWOS = tuple(sorted((c for c in DECK if c.rank == 2), key=lambda c: c.suit.order))  # type: ignore[union-attr]  # DECK has no joker: every suit is set
+_TWOS: tuple[Card, ...] = tuple(c for c in DECK if c.rank == 2)  # in suit order, as DECK is
 _TWOS_BITS = sum(1 << c.index for c in _TWOS)
 assert _TWOS_BITS == 0b1111  # the 2s are Card.index 0-3
 
