@@ -146,7 +146,7 @@ def request_schemas(game: Game) -> Schemas:
         passed=StrictBoolean(),
         **rules(),
     )
-    return schemas  # fmt: skip  # each schema: its name, then its fields a few to a line
+    return schemas
 
 
 # --- answers -----------------------------------------------------------------------------------------

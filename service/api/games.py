@@ -46,6 +46,10 @@ def component_prefix(game: Game) -> str:
     return _PREFIXES.get(game.id, "".join(part.title() for part in game.id.split("-")))
 
 
+Build = Callable[..., Any]
+"""What a request schema's loaded fields make (``StrictSchema.build``)."""
+
+
 class Schemas(dict[str, type[StrictSchema]]):
     """A game's request schemas by name (``ScoreRequest``), each class named as its component in the
     contract (``BigTwoScoreRequest``), in the order they are made."""
@@ -54,17 +58,15 @@ class Schemas(dict[str, type[StrictSchema]]):
         super().__init__()
         self.prefix = component_prefix(game)
 
-    def add(self, name: str, build: Callable[..., Any] | None = None, /, **declared: Any) -> type[StrictSchema]:
+    def add(self, name: str, build: Build | None = None, /, **declared: Any) -> type[StrictSchema]:
         """A new request schema of the ``declared`` fields (``build``: what its loaded fields make)."""
         return self._made(self.prefix + name, name, build, declared)
 
-    def add_shared(self, name: str, build: Callable[..., Any] | None = None, /, **declared: Any) -> type[StrictSchema]:
+    def add_shared(self, name: str, build: Build | None = None, /, **declared: Any) -> type[StrictSchema]:
         """A component the contract shares between games: named without the game's prefix."""
         return self._made(name, name, build, declared)
 
-    def _made(
-        self, component: str, name: str, build: Callable[..., Any] | None, declared: dict[str, Any]
-    ) -> type[StrictSchema]:
+    def _made(self, component: str, name: str, build: Build | None, declared: dict[str, Any]) -> type[StrictSchema]:
         built = None if build is None else staticmethod(build)
         made: type[StrictSchema] = type(component, (StrictSchema,), {**declared, "build": built})
         self[name] = made

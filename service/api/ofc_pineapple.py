@@ -202,7 +202,7 @@ def request_schemas(game: Game) -> Schemas:
             ),
             **rules(),
         )
-    return schemas  # fmt: skip  # each schema: its name, then its fields a few to a line
+    return schemas
 
 
 _NOT_IN_FANTASYLAND = Fantasyland()

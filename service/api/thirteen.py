@@ -123,7 +123,7 @@ def request_schemas(game: Game) -> Schemas:
     schemas.add(
         "SuggestRequest", cards=cards(min(sizes), max(sizes), required=True), alternatives=alternatives, **rules()
     )
-    return schemas  # fmt: skip  # each schema: its name, then its fields a few to a line
+    return schemas
 
 
 # --- answers -----------------------------------------------------------------------------------------

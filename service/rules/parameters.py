@@ -67,6 +67,12 @@ def _same(value: Any) -> Any:
     return value
 
 
+Place = str | tuple[str, ...]
+"""Where a description writes a parameter: a name, or a group and a name."""
+Convert = Callable[[Any], Any]
+"""How a parameter is read from JSON, or written to it."""
+
+
 @dataclass(frozen=True, slots=True)
 class Parameter:
     """One parameter of a rule set: its place in a description, the JSON it is written as, and how it is
@@ -74,40 +80,33 @@ class Parameter:
 
     place: tuple[str, ...]
     value: Value
-    read: Callable[[Any], Any] | None
-    write: Callable[[Any], Any]
+    read: Convert | None
+    write: Convert
 
 
-def declare(
-    place: str | tuple[str, ...],
-    value: Value,
-    *,
-    read: Callable[[Any], Any] | None = _same,
-    write: Callable[[Any], Any] = _same,
-    **options: Any,
-) -> Any:
+def declare(place: Place, value: Value, *, read: Convert | None = _same, write: Convert = _same, **options: Any) -> Any:
     """A dataclass field that is a parameter (``options``: the field's own, ``default`` or ``init``)."""
     at = (place,) if isinstance(place, str) else place
     return field(metadata={"parameter": Parameter(at, value, read, write)}, **options)
 
 
-def flag(place: str | tuple[str, ...], **options: Any) -> Any:
+def flag(place: Place, **options: Any) -> Any:
     """A yes-or-no parameter."""
     return declare(place, boolean(), **options)
 
 
-def count(place: str | tuple[str, ...], least: int, most: int, **options: Any) -> Any:
+def count(place: Place, least: int, most: int, **options: Any) -> Any:
     """A whole number from ``least`` to ``most``."""
     return declare(place, integer(least, most), **options)
 
 
-def choice(place: str | tuple[str, ...], by_text: Mapping[str, Any], **options: Any) -> Any:
+def choice(place: Place, by_text: Mapping[str, Any], **options: Any) -> Any:
     """One of ``by_text``'s values, written as its text."""
     text_of = {value: text for text, value in by_text.items()}
     return declare(place, one_of(by_text), read=by_text.__getitem__, write=text_of.__getitem__, **options)
 
 
-def choices(place: str | tuple[str, ...], by_text: Mapping[str, Any], least: int = 0, **options: Any) -> Any:
+def choices(place: Place, by_text: Mapping[str, Any], least: int = 0, **options: Any) -> Any:
     """A list of ``by_text``'s values (a tuple of them), each written as its text: at most each of them once."""
     text_of = {value: text for text, value in by_text.items()}
     return declare(
@@ -119,7 +118,7 @@ def choices(place: str | tuple[str, ...], by_text: Mapping[str, Any], least: int
     )
 
 
-def listed(place: str | tuple[str, ...], value: Value, write: Callable[[Any], Any] = _same, **options: Any) -> Any:
+def listed(place: Place, value: Value, write: Convert = _same, **options: Any) -> Any:
     """A parameter ``GET /v1/games`` lists that no request sets: derived from others, or a fact of the game."""
     return declare(place, value, read=None, write=write, **options)
 

@@ -58,9 +58,11 @@ from service.rules.big_two.common import (
     Combination,
     CompareReason,
     FactorCode,
+    FlushOrder,
     InvalidPlay,
     MoveViolation,
     ProblemCode,
+    StraightSuitCard,
     big_two_key,
     big_two_rank,
     sort_cards,
@@ -92,8 +94,6 @@ from service.rules.big_two.rules import (
     TAIWAN,
     BigTwoRules,
     CardsLeftTier,
-    FlushOrder,
-    StraightSuitCard,
     cards_left_tiers,
 )
 from service.rules.big_two.scoring import (

@@ -174,3 +174,17 @@ STRAIGHTS: tuple[tuple[int, ...], ...] = (
 
 def _joker_problems(located: Sequence[tuple[Path, Card]]) -> list[InputProblem]:
     return [problem(DOMAIN, path, ProblemCode.JOKER_NOT_ALLOWED, case="big_two") for path, c in located if c.is_joker]
+
+
+class StraightSuitCard(StrEnum):
+    """Which card's suit decides between two straights of one sequence."""
+
+    HIGHEST = "highest"  # the highest-ranked card (2 > A > K ...): the 2 of A2345 and of 23456
+    TOP = "top"  # the top of the sequence: the 5 of A2345, the 6 of 23456, the A of 10JQKA
+
+
+class FlushOrder(StrEnum):
+    """How two flushes compare."""
+
+    HIGHEST_CARD = "highest_card"  # the highest card, as a single (rank, then suit)
+    RANK_BY_RANK = "rank_by_rank"  # rank by rank from the highest, then the highest card's suit

@@ -26,11 +26,11 @@ Ranks are Big Two ranks (0 = 3 ... 11 = A, 12 = 2); a suit is its place in the t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from service.rules.big_two.common import (
     _DRAGONS,
@@ -39,12 +39,17 @@ from service.rules.big_two.common import (
     HAND_SIZE,
     Combination,
     CompareReason,
+    FlushOrder,
     InvalidPlay,
+    StraightSuitCard,
     big_two_rank,
 )
-from service.rules.cards import DECK, Card, Suit, card_texts, repeated
+from service.rules.cards import DECK, Card, card_texts, repeated
 from service.rules.errors import Violation, violation
 from service.rules.hand_value import HandValue
+
+if TYPE_CHECKING:
+    from service.rules.big_two.rules import BigTwoRules  # which builds its ladder: imported for the type only
 
 C = Combination
 # The plays, their sizes and the number of straights of the house rules: where a table has the same, a refusal's
@@ -75,24 +80,16 @@ class Classification:
 class Ladder:
     """One table's plays and their values (module docstring). Built once per rule set; read only."""
 
-    def __init__(
-        self,
-        suit_order: Sequence[Suit],
-        plays: Sequence[Combination],
-        five_card_order: Sequence[Combination],
-        monsters: Sequence[Combination],
-        straights: Sequence[tuple[int, ...]],
-        straight_suit_is_top: bool,
-        flush_rank_by_rank: bool,
-        dragons: bool,
-        five_beats_lower_kind: bool,
-    ):
+    def __init__(self, rules: BigTwoRules):
+        suit_order, plays, five_card_order = rules.suit_order, rules.plays, rules.five_card_order
+        monsters, straights = rules.monsters, rules.straights
+        straight_suit_is_top = rules.straight_suit_card is StraightSuitCard.TOP
         suit_place = {suit: place for place, suit in enumerate(suit_order)}
         self.key: dict[Card, int] = {c: big_two_rank(c) * 4 + suit_place[c.suit] for c in DECK}
         self.by_key = tuple(sorted(DECK, key=self.key.__getitem__))  # 0 = the lowest card ... 51 = the highest
         self.lowest_card = self.by_key[0]
         kinds = [c for c in (C.SINGLE, C.PAIR, C.TRIPLE) if c in plays] + list(five_card_order)
-        kinds += [C.DRAGON, C.GREEN_DRAGON] if dragons else []
+        kinds += [C.DRAGON, C.GREEN_DRAGON] if rules.dragons else []
         self.allowed = frozenset(kinds)
         self.rung = {kind: rung for rung, kind in enumerate(kinds, start=1)}
         self.parts = {kind: (kind.value, COMBINATION_LABELS[kind], rung) for kind, rung in self.rung.items()}
@@ -102,7 +99,7 @@ class Ladder:
         self.straights = tuple(straights)
         self.sequence_of = {frozenset(ranks): index for index, ranks in enumerate(straights)}
         self.straight_suit_is_top = straight_suit_is_top
-        self.flush_rank_by_rank = flush_rank_by_rank
+        self.flush_rank_by_rank = rules.flush_order is FlushOrder.RANK_BY_RANK
         self.sizes = frozenset(_SIZES[kind] for kind in kinds)
         # which of the rule book's refusals are true at this table as the house book words them
         self.house_plays = set(plays) == _HOUSE_PLAYS
@@ -132,7 +129,7 @@ class Ladder:
         self.has_quads = C.FOUR_OF_A_KIND in self.allowed
         self.has_full_house = C.FULL_HOUSE in self.allowed
         self.kinds = {kind.value: (kind, kind in self.monsters) for kind in kinds}  # a value's category: its play
-        self.five_beats_lower_kind = five_beats_lower_kind
+        self.five_beats_lower_kind = rules.five_beats_lower_kind
         # the replay's plain check (game._Replay): the rungs of every play that beats a play of another kind
         # (``across``), and the first rung it leaves to the full judgement (the dragons')
         self.beats_other_kind = frozenset(

@@ -11,10 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from typing import Any
 
-from service.rules.big_two.common import DOMAIN, HAND_SIZE, STRAIGHTS, Combination, ProblemCode
+from service.rules.big_two.common import (
+    DOMAIN,
+    HAND_SIZE,
+    STRAIGHTS,
+    Combination,
+    FlushOrder,
+    ProblemCode,
+    StraightSuitCard,
+)
 from service.rules.big_two.ladder import Ladder
 from service.rules.cards import RANK_SYMBOLS, Suit
 from service.rules.errors import InputProblem, InvalidInputError, problem
@@ -61,20 +68,6 @@ _CYCLE = (14, *range(2, 14))
 CYCLIC_RUNS: tuple[tuple[int, ...], ...] = tuple(tuple(_CYCLE[(i + k) % 13] for k in range(5)) for i in range(13))
 """The thirteen runs of five ranks in the cyclic order A 2 3 ... K A, from A2345 to KA234: every straight a
 table may allow."""
-
-
-class StraightSuitCard(StrEnum):
-    """Which card's suit decides between two straights of one sequence."""
-
-    HIGHEST = "highest"  # the highest-ranked card (2 > A > K ...): the 2 of A2345 and of 23456
-    TOP = "top"  # the top of the sequence: the 5 of A2345, the 6 of 23456, the A of 10JQKA
-
-
-class FlushOrder(StrEnum):
-    """How two flushes compare."""
-
-    HIGHEST_CARD = "highest_card"  # the highest card, as a single (rank, then suit)
-    RANK_BY_RANK = "rank_by_rank"  # rank by rank from the highest, then the highest card's suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,18 +152,7 @@ class BigTwoRules(DeclaredRules):
         problems = _inconsistencies(self)
         if problems:
             raise InvalidInputError(problems)
-        ladder = Ladder(
-            self.suit_order,
-            self.plays,
-            self.five_card_order,
-            self.monsters,
-            self.straights,
-            straight_suit_is_top=self.straight_suit_card is StraightSuitCard.TOP,
-            flush_rank_by_rank=self.flush_order is FlushOrder.RANK_BY_RANK,
-            dragons=self.dragons,
-            five_beats_lower_kind=self.five_beats_lower_kind,
-        )
-        object.__setattr__(self, "ladder", ladder)
+        object.__setattr__(self, "ladder", Ladder(self))
         object.__setattr__(self, "kept", {})
         object.__setattr__(self, "digest", digest_of(self.canonical()))
 

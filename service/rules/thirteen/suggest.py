@@ -80,8 +80,6 @@ def hand_sizes(deck: ThirteenDeck = JOKER_DECK) -> tuple[int, ...]:
     return tuple(sorted({SET_CARDS, deck.hand_size}))
 
 
-HAND_SIZES = hand_sizes(JOKER_DECK)
-
 _CATEGORY_BY_RUNG = {rung: category for category, rung in RUNG.items()}
 
 
