@@ -13,7 +13,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import BadRequest, HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
 from service.api import i18n, texts
-from service.api.observability import REQUEST_ID_KEY
+from service.api.observability import METRICS_PATH, REQUEST_ID_KEY, answers_metrics
 from service.api.response import ServiceResponse
 from service.api.tracing import TRACE_KEY
 from service.rules.errors import InvalidInputError
@@ -181,9 +181,10 @@ def problem(
 
 def not_found_detail(path: str) -> str:
     """A 404's detail: where the operations are (``GET /v1/games``) and, for a path that only differs by a
-    trailing slash from one of ours, that path."""
+    trailing slash from one of ours, that path. A path this request may not read (``/metrics`` on the
+    service's port) is never named: a client is pointed to public paths only."""
     bare = path.rstrip("/")
-    if bare and bare != path:
+    if bare and bare != path and bare not in hidden_paths():
         adapter = current_app.url_map.bind("localhost")
         try:
             adapter.match(bare, method="POST" if request.method == "POST" else "GET")
@@ -206,9 +207,20 @@ def nearest_path(path: str) -> str | None:
     """The path of ours closest to ``path`` when it is close (``/v1/bigtwo/plays/classify`` ->
     ``/v1/big-two/plays/classify``), else None. A fixed number of paths, each compared with at most
     ``NEAR_PATH_LENGTH`` characters: the same bounded cost for any path a client sends."""
-    ours = [rule.rule for rule in current_app.url_map.iter_rules() if "<" not in rule.rule]
-    found = difflib.get_close_matches(path[:NEAR_PATH_LENGTH], ours, n=1, cutoff=NEAR_PATH_CUTOFF)
+    found = difflib.get_close_matches(path[:NEAR_PATH_LENGTH], hinted_paths(), n=1, cutoff=NEAR_PATH_CUTOFF)
     return found[0] if found else None
+
+
+def hidden_paths() -> frozenset[str]:
+    """The paths of ours a 404 of this request never names: ``/metrics`` where this request could not read
+    it (``observability.answers_metrics``)."""
+    return frozenset() if answers_metrics(request.environ) else frozenset({METRICS_PATH})
+
+
+def hinted_paths() -> list[str]:
+    """The fixed paths of ours a 404 of this request may name."""
+    hidden = hidden_paths()
+    return [r.rule for r in current_app.url_map.iter_rules() if "<" not in r.rule and r.rule not in hidden]
 
 
 WERKZEUG_DETAILS = {

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from service.api import create_app
+
 PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "trace_id", "errors"}
 
 
@@ -309,3 +311,21 @@ def test_pointer_escapes_slash_and_tilde():
     from service.api.errors import pointer
 
     assert pointer(("a/b", "c~d", 0)) == "/a~1b/c~0d/0"
+
+
+@pytest.mark.parametrize("asked", ["/metrics", "/metric", "/metrics/", "/metricz", "/v1/metrics"])
+def test_a_404_on_the_services_port_never_names_metrics(asked):
+    client = create_app({"TESTING": True, "METRICS_PORT": "9464"}).test_client()
+    body = assert_problem(client.get(asked, base_url="http://localhost:8000", buffered=True), 404)
+    assert body["detail"] == (
+        f"There is no operation at {asked}. GET /v1/games lists the games and their base paths; "
+        "every operation is in /openapi.json."
+    )
+
+
+def test_a_404_on_the_metrics_port_names_metrics():
+    client = create_app({"TESTING": True, "METRICS_PORT": "9464"}).test_client()
+    body = assert_problem(client.get("/metricz", base_url="http://localhost:9464", buffered=True), 404)
+    assert body["detail"] == (
+        "There is no operation at /metricz; did you mean /metrics? GET /v1/games lists the games and their base paths."
+    )
