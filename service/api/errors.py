@@ -120,17 +120,46 @@ def pointer(path: tuple[object, ...]) -> str:
     return "".join("/" + escape_pointer(p) for p in path)
 
 
-def marshmallow_errors(messages: Any, prefix: tuple[object, ...] = ()) -> Iterator[dict[str, str]]:
-    """Flatten marshmallow's nested messages into ``{"pointer", "code", "message"}`` entries."""
+class Unlisted(int):
+    """How many faults a refusal found beyond those it lists (``schema.StrictSchema`` refusing an object of
+    far too many keys), under the key ``UNLISTED`` of marshmallow's messages: counted, never rendered."""
+
+
+UNLISTED = Unlisted  # the key (not a string: never taken for a field's name)
+
+
+def schema_faults(messages: Any, prefix: tuple[object, ...] = ()) -> Iterator[tuple[tuple[object, ...], Any]]:
+    """Flatten marshmallow's nested messages into (path, message) pairs, unrendered; an ``Unlisted`` count
+    is a pair of its own."""
     if isinstance(messages, dict):
         for key, sub in messages.items():
-            yield from marshmallow_errors(sub, prefix if key == "_schema" else prefix + (key,))
+            yield from schema_faults(sub, prefix if key == "_schema" else prefix + (key,))
     elif isinstance(messages, list):
         for message in messages:
-            yield from marshmallow_errors(message, prefix)
+            yield from schema_faults(message, prefix)
     else:
-        code, message = schema_error(messages, prefix)
-        yield {"pointer": pointer(prefix), "code": code, "message": message}
+        yield prefix, messages
+
+
+def marshmallow_errors(messages: Any) -> tuple[list[dict[str, str]], int]:
+    """The first ``MAX_ERRORS`` of marshmallow's messages as ``{"pointer", "code", "message"}`` entries, and
+    how many faults there are in all. Only the entries listed are rendered, each distinct message once: a
+    body of thousands of faults costs what a hundred do."""
+    listed: list[dict[str, str]] = []
+    rendered: dict[tuple[int, bool], tuple[str, str]] = {}  # by the message object and whether at the root
+    count = 0
+    for path, message in schema_faults(messages):
+        if type(message) is Unlisted:
+            count += message
+            continue
+        count += 1
+        if len(listed) < MAX_ERRORS:
+            key = (id(message), not path)
+            if key not in rendered:
+                rendered[key] = schema_error(message, path)
+            code, text = rendered[key]
+            listed.append({"pointer": pointer(path), "code": code, "message": text})
+    return listed, count
 
 
 def schema_error(message: Any, path: tuple[object, ...]) -> tuple[str, str]:
@@ -151,14 +180,19 @@ MAX_ERRORS = 100  # a pathological request could hold thousands; the first hundr
 
 
 def problem(
-    status: int, detail: str, errors: list[dict[str, str]] | None = None, problem_type: str | None = None
+    status: int,
+    detail: str,
+    errors: list[dict[str, str]] | None = None,
+    problem_type: str | None = None,
+    count: int | None = None,
 ) -> Response:
     """The problem+json answer: its ``type`` (its status's unless given), ``instance`` naming the request
     (its id as a URN) and the request's ``trace_id`` (``observability.Observed`` notes both in the WSGI
-    environ), and the first ``MAX_ERRORS`` causes."""
+    environ), and the first ``MAX_ERRORS`` causes, of ``count`` (by default as many as ``errors``)."""
     errors = errors or []
-    if len(errors) > MAX_ERRORS:
-        detail = i18n.text("detail.truncated", count=len(errors), listed=MAX_ERRORS) + detail[:2000]
+    count = len(errors) if count is None else count
+    if count > MAX_ERRORS:
+        detail = i18n.text("detail.truncated", count=count, listed=MAX_ERRORS) + detail[:2000]
         errors = errors[:MAX_ERRORS]
     environ = request.environ
     if problem_type is None:
@@ -251,15 +285,16 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError) -> Response:
-        errors = list(marshmallow_errors(error.messages))
-        return problem(422, i18n.join_errors("detail.schema", errors), errors)
+        errors, count = marshmallow_errors(error.messages)
+        return problem(422, i18n.join_errors("detail.schema", errors), errors, count=count)
 
     @app.errorhandler(InvalidInputError)
     def _impossible(error: InvalidInputError) -> Response:
         errors = [
-            {"pointer": pointer(p.path), "code": p.code, "message": i18n.problem_message(p)} for p in error.problems
+            {"pointer": pointer(p.path), "code": p.code, "message": i18n.problem_message(p)}
+            for p in error.problems[:MAX_ERRORS]
         ]
-        return problem(422, i18n.join_errors("detail.impossible", errors), errors)
+        return problem(422, i18n.join_errors("detail.impossible", errors), errors, count=len(error.problems))
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:
