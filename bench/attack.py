@@ -678,9 +678,7 @@ def unknown_keys(seconds: float, failures: list[str]) -> None:
                          f"{cpu:.3f}", f"{cpu / valid_cpu:.1f}x", f"{prober.p99_ms():,.0f}", prober.failures,
                          f"{grown:+.1f}"])  # fmt: skip
             if load.unexpected or cpu > 5 * valid_cpu:
-                failures.append(
-                    f"{label}: {load.unexpected} unexpected, {cpu / valid_cpu:.1f}x a valid request's CPU"
-                )
+                failures.append(f"{label}: {load.unexpected} unexpected, {cpu / valid_cpu:.1f}x a valid request's CPU")
             if prober.p99_ms() >= 1000:
                 failures.append(f"{label}: /healthz p99 {prober.p99_ms():,.0f} ms")
             if grown > HIGH_WATER_MIB:
