@@ -38,6 +38,7 @@ import statistics
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,10 +70,11 @@ def example(path: str) -> Any:
 # --- attackers ---------------------------------------------------------------------------------------
 
 
-def attacker(kind: str, port: int, start_at: float, end_at: float, results: Any) -> None:
-    """One process holding ``ATTACKS[kind]`` connections until ``end_at``, one byte a second each after
-    the first bytes; every connection the server closes is recorded and reopened."""
-    count, first, deadline = ATTACKS[kind]
+def attacker(kind: str, port: int, start_at: float, end_at: float, results: Any, count: int | None = None) -> None:
+    """One process holding ``ATTACKS[kind]`` connections (or ``count``) until ``end_at``, one byte a second
+    each after the first bytes; every connection the server closes (or resets) is recorded and reopened."""
+    usual, first, deadline = ATTACKS[kind]
+    count = count or usual
     try:  # The attacker is also the clock of "max s to close": on 2 cores shared with 16 busy workload
         os.nice(ATTACKER_NICENESS)  # processes its loop ran up to a second late. It needs little CPU, so a
     except OSError:  # higher priority (where allowed) makes the clock right without taking the server's.
@@ -148,7 +150,7 @@ class Prober(threading.Thread):
     """GET /healthz on a new connection every 50 ms (a load balancer's probe); a time-out counts 5 s.
     Also samples the workers' memory every 0.5 s."""
 
-    def __init__(self, server: GunicornServer) -> None:
+    def __init__(self, server: GunicornServer | Gateway) -> None:
         super().__init__(daemon=True)
         self.server = server
         self.latencies: list[float] = []
@@ -157,7 +159,8 @@ class Prober(threading.Thread):
         self.stop = threading.Event()
 
     def run(self) -> None:
-        request = f"GET /healthz HTTP/1.1\r\nHost: {LOOPBACK}\r\nConnection: close\r\n\r\n".encode()
+        key = f"Authorization: Bearer {self.server.key}\r\n" if isinstance(self.server, Gateway) else ""
+        request = f"GET /healthz HTTP/1.1\r\nHost: {LOOPBACK}\r\n{key}Connection: close\r\n\r\n".encode()
         next_rss = 0.0
         while not self.stop.is_set():
             started = time.monotonic()
@@ -183,12 +186,44 @@ class Prober(threading.Thread):
         return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
 
 
-def worker_kills(server: GunicornServer) -> int:
+@dataclass(frozen=True)
+class KeyedEndpoint(Endpoint):
+    """An endpoint whose requests carry the gateway's API key."""
+
+    key: str = ""
+
+    def raw_request(self, host: str, port: int) -> bytes:
+        head, blank, body = super().raw_request(host, port).partition(b"\r\n\r\n")
+        return head + f"\r\nAuthorization: Bearer {self.key}".encode() + blank + body
+
+
+class Gateway:
+    """nginx on deploy/nginx.conf (as tests/integration/ runs it) in front of a gunicorn: attacked and asked on
+    nginx's port; the workers' memory, CPU and log are the gunicorn's."""
+
+    def __init__(self, server: GunicornServer, proxy: Any, key: str) -> None:
+        self.server, self.proxy, self.key = server, proxy, key
+        self.port, self.metrics_port = proxy.port, server.metrics_port
+
+    def rss_kib(self) -> dict[int, int]:
+        return self.server.rss_kib()
+
+    def cpu_seconds(self) -> float | None:
+        return self.server.cpu_seconds()
+
+    def log_text(self) -> str:
+        return self.server.log_text()
+
+
+def worker_kills(server: GunicornServer | Gateway) -> int:
     return len(re.findall(r"WORKER TIMEOUT", server.log_text()))
 
 
-def run_row(server: GunicornServer, endpoint: Endpoint, kinds: list[str], seconds: float) -> dict[str, Any]:
-    """The workload and the probe for ``seconds`` while ``kinds`` attack (none: the baseline)."""
+def run_row(server: GunicornServer | Gateway, endpoint: Endpoint, kinds: list[str], seconds: float,
+            counts: dict[str, int] | None = None) -> dict[str, Any]:  # fmt: skip
+    """The workload and the probe for ``seconds`` while ``kinds`` attack (none: the baseline), each with
+    ``counts[kind]`` connections when given."""
+    counts = counts or {}
     context = multiprocessing.get_context("fork")
     results = context.Queue()
     start_at = time.monotonic() + 0.5
@@ -196,7 +231,8 @@ def run_row(server: GunicornServer, endpoint: Endpoint, kinds: list[str], second
     # workload sees the attack at full strength and every deadline can pass while the attack still runs.
     end_at = start_at + seconds + 4.0
     attackers = [
-        context.Process(target=attacker, args=(k, server.port, start_at, end_at, results), daemon=True) for k in kinds
+        context.Process(target=attacker, args=(k, server.port, start_at, end_at, results, counts.get(k)), daemon=True)
+        for k in kinds
     ]
     for process in attackers:
         process.start()
@@ -299,20 +335,27 @@ def normal_load(endpoint: Endpoint, rounds: int, seconds: float) -> None:
                    "server CPU ms/req", "req/s ratio", "CPU/req ratio"], rows))  # fmt: skip
 
 
+def refusal_times(server: GunicornServer, bodies: dict[str, tuple[str, bytes, bytes]], kind: str,
+                  failures: list[str]) -> None:  # fmt: skip
+    """Each of ``bodies`` (label: path, a valid body, a body refused 422) in English and zh-TW: the refusal's
+    median time against the valid request's, on one connection; a 422 within 5x is the target."""
+    rows = []
+    for label, (path, valid, refused) in bodies.items():
+        for language in ("en", "zh-TW"):
+            valid_s, valid_status = timed_posts(server.port, path, valid, language, 20)
+            refused_s, refused_status = timed_posts(server.port, path, refused, language, 20)
+            ratio = refused_s / valid_s
+            rows.append([label, language, f"{valid_s * 1000:.2f} ({valid_status})",
+                         f"{refused_s * 1000:.2f} ({refused_status})", f"{ratio:.1f}x"])  # fmt: skip
+            if refused_status != 422 or ratio > 5:
+                failures.append(f"{kind} {label} {language}: {refused_status} in {ratio:.1f}x a valid request's time")
+    say(table(["body", "language", "valid ms (status)", f"{kind} ms (status)", "ratio"], rows))
+
+
 def oversized_lists(server: GunicornServer, seconds: float, failures: list[str]) -> int:
     """The oversized-list rows and the flood of them; the workers' peak RSS during the flood (KiB)."""
     heading("Oversized lists (64 KiB bodies) against a valid request, median of 20, one connection")
-    rows = []
-    for label, (path, valid, oversized) in oversized_bodies().items():
-        for language in ("en", "zh-TW"):
-            valid_s, valid_status = timed_posts(server.port, path, valid, language, 20)
-            big_s, big_status = timed_posts(server.port, path, oversized, language, 20)
-            ratio = big_s / valid_s
-            rows.append([label, language, f"{valid_s * 1000:.2f} ({valid_status})",
-                         f"{big_s * 1000:.2f} ({big_status})", f"{ratio:.1f}x"])  # fmt: skip
-            if big_status != 422 or ratio > 5:
-                failures.append(f"oversized {label} {language}: {big_status} in {ratio:.1f}x a valid request's time")
-    say(table(["body", "language", "valid ms (status)", "oversized ms (status)", "ratio"], rows))
+    refusal_times(server, oversized_bodies(), "oversized", failures)
     path, _, oversized = oversized_bodies()["joker-thirteen rounds/score, players: [{}, ...]"]
     flood = Endpoint("oversized players", "POST", path, oversized, expect=frozenset({422}))
     prober = Prober(server)
@@ -397,6 +440,8 @@ def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
         "oversized players lists": (frozenset({422}), lambda i: _raw_post(players_path, players)),
         "oversized cards lists": (frozenset({422}), lambda i: _raw_post(cards_path, cards)),
         "a 422 of each code": (frozenset({422}), lambda i: refused[i % len(refused)]),
+        **{label: (frozenset({422}), lambda i, body=body: _raw_post(CLASSIFY, body))
+           for label, (_, _, body) in unknown_key_bodies().items()},
         "whole-valued numbers": (frozenset({200}), lambda i: whole[i % len(whole)]),
         "a new royalty table each time": (frozenset({200, 503}), _royalty_request),  # 503: the heavy cap
         "a new Big Two table each time": (frozenset({200}), lambda i: _post_json(
@@ -500,12 +545,154 @@ def memory(server: GunicornServer, seconds: float, failures: list[str], only: li
     say(table(["row", "requests", "statuses", "largest growth over the row MiB", "since the warm-up MiB"], table_rows))
 
 
+def attack_rows(server: GunicornServer | Gateway, endpoint: Endpoint, seconds: float, wanted: list[str] | None,
+                failures: list[str], counts: dict[str, int] | None = None) -> int:  # fmt: skip
+    """Each attack row (``wanted``, or all) right after its own baseline, and its table; the workers' peak RSS
+    (KiB). Through the gateway (``Gateway``) nginx answers the attackers itself: a partial head is reset at its
+    deadline, not answered 408."""
+    rows = []
+    peak_rss = 0
+    every_row = {
+        "partial headers": ["partial headers"],
+        "idle": ["idle"],
+        "slow body": ["slow body"],
+        "together": list(ATTACKS),
+    }
+    for name, kinds in every_row.items():
+        if wanted is not None and name not in wanted:
+            continue
+        # each attack right after its own baseline: the machine's load drifts between rows
+        baseline = run_row(server, endpoint, [], seconds)
+        row = run_row(server, endpoint, kinds, seconds, counts)
+        peak_rss = max(peak_rss, baseline["prober"].peak_rss_kib, row["prober"].peak_rss_kib)
+        base_rate = baseline["load"].per_second
+        load, prober = row["load"], row["prober"]
+        ratio = load.per_second / base_rate if base_rate else 0.0
+        closes = [c for a in row["attacks"] for c in a["closes"]]
+        late_by_kind = {a["kind"]: sum(c > a["deadline"] + 1.0 for c in a["closes"]) for a in row["attacks"]}
+        late = sum(late_by_kind.values())
+        late_text = ", ".join(f"{k}: {n}" for k, n in late_by_kind.items() if n) or "0"
+        answers: dict[str, int] = {}
+        for a in row["attacks"]:
+            for status, n in a["answers"].items():
+                answers[status] = answers.get(status, 0) + n
+        label = " + ".join(f"{kind} x {(counts or {}).get(kind, ATTACKS[kind][0]):,}" for kind in kinds)
+        rows.append([label, f"{base_rate:,.0f}", f"{load.per_second:,.0f}", f"{ratio:.0%}",
+                     f"{baseline['prober'].p99_ms():,.0f}", f"{prober.p99_ms():,.0f}", prober.failures,
+                     row["kills"], len(closes), f"{max(closes, default=0):.1f}", late_text,
+                     ", ".join(f"{s}: {n}" for s, n in sorted(answers.items())) or "-",
+                     ", ".join(f"{s}: {n}" for s, n in sorted(load.statuses.items()))])  # fmt: skip
+        if ratio < 0.8:
+            failures.append(f"{label}: workload at {ratio:.0%} of its baseline")
+        if load.unexpected:
+            failures.append(f"{label}: the workload got {load.unexpected}")
+        if prober.p99_ms() >= 1000:
+            failures.append(f"{label}: /healthz p99 {prober.p99_ms():,.0f} ms")
+        if row["kills"]:
+            failures.append(f"{label}: {row['kills']} worker(s) killed")
+        if late or not closes:
+            failures.append(f"{label}: {late} connection(s) closed late, {len(closes)} closed")
+        if "partial headers" in kinds and not isinstance(server, Gateway) and not answers.get("408"):
+            failures.append(f"{label}: no 408 for partial headers")
+    say(table(["attack", "baseline req/s", "attacked req/s", "of baseline", "baseline /healthz p99 ms",
+               "attacked /healthz p99 ms", "probes failed", "workers killed", "attack conns closed by server",
+               "max s to close", "closed late", "answers to attackers", "workload's answers"], rows))  # fmt: skip
+    return peak_rss
+
+
+# --- through the gateway ----------------------------------------------------------------------------
+
+GATEWAY_COUNTS = {"partial headers": 2100}  # more than nginx's default connections (1,024 a worker, 2 workers)
+GATEWAY_RATE, GATEWAY_BURST = "100000r/s", 100000  # a key's limit the workload never reaches
+
+
+def gateway_attacks(endpoint: Endpoint, seconds: float, wanted: list[str] | None, failures: list[str]) -> None:
+    """The attack rows through nginx on deploy/nginx.conf, in front of gunicorn as tests/integration/ runs it:
+    the attackers send no key, the workload and the probe send one."""
+    from tests.integration.nginx import KEY, NginxServer
+
+    with GunicornServer(workers=2) as server, NginxServer([server.port], rate=GATEWAY_RATE,
+                                                          burst=GATEWAY_BURST) as proxy:  # fmt: skip
+        gateway = Gateway(server, proxy, KEY)
+        keyed = KeyedEndpoint(endpoint.label, endpoint.method, endpoint.path, endpoint.body, expect=endpoint.expect,
+                              key=KEY)  # fmt: skip
+        heading(f"Attacks through the gateway (nginx, deploy/nginx.conf): {seconds:.0f} s per row, 16 keyed clients")
+        run_row(gateway, keyed, [], 3.0)  # warm-up
+        attack_rows(gateway, keyed, seconds, wanted, failures, GATEWAY_COUNTS)
+        log = proxy.log_text()
+        exhausted, timed_out = log.count("worker_connections are not enough"), log.count('"status": 408')
+        say(f"nginx: {exhausted} 'worker_connections are not enough', {timed_out} requests timed out (408, reset)")
+        if "worker_connections are not enough" in log:
+            failures.append("gateway: nginx ran out of worker connections")
+
+
+# --- unknown keys ------------------------------------------------------------------------------------
+
+HIGH_WATER_MIB = 15  # README, "Limits": a worker's RSS rises once by at most this over four requests at a time
+CLASSIFY = "/v1/big-two/plays/classify"
+
+
+def unknown_key_bodies() -> dict[str, tuple[str, bytes, bytes]]:
+    """label: (path, a valid request's body, a 64 KiB body of the same path: the valid one and as many unknown
+    keys as fit, short or 36 characters long)."""
+    valid = json.dumps(example(CLASSIFY), separators=(",", ":")).encode()
+    bodies = {}
+    for length in (5, 36):
+        count = (MAX_BODY - len(valid)) // (len(f',"{0:0{length}d}":0'))
+        keys = b"".join(f',"{i:0{length}d}":0'.encode() for i in range(count))
+        bodies[f"{count:,} unknown keys of {length} characters"] = (CLASSIFY, valid, valid[:-1] + keys + b"}")
+    return bodies
+
+
+def unknown_keys(seconds: float, failures: list[str]) -> None:
+    """Bodies of thousands of unknown keys on a fresh server: each refusal's time against a valid request's
+    (one connection, median of 20), then 16 clients sending it: server CPU per request against 16 clients
+    sending valid requests, /healthz p99, and the workers' growth over their rest (the high-water)."""
+    with GunicornServer(workers=2) as server:
+        bodies = unknown_key_bodies()
+        valid = Endpoint("valid", "POST", CLASSIFY, next(iter(bodies.values()))[1], expect=frozenset({200}))
+        run_load(server, valid, 2.0, 4)  # warm-up
+        rest = max(server.rss_kib().values())
+        heading("Unknown keys (64 KiB bodies) against a valid request, median of 20, one connection")
+        refusal_times(server, bodies, "refused", failures)
+        heading(f"16 clients for {seconds:.0f} s: server CPU per request, /healthz, worker RSS over its rest")
+        rows = []
+        floods = {"valid requests": valid} | {
+            label: Endpoint(label, "POST", path, unknown, expect=frozenset({422}))
+            for label, (path, _, unknown) in bodies.items()
+        }
+        valid_cpu = 0.0
+        for label, endpoint in floods.items():
+            prober = Prober(server)
+            prober.start()
+            load = run_load(server, endpoint, seconds, 16)
+            prober.stop.set()
+            prober.join()
+            cpu = load.server_cpu_ms_per_request or 0.0
+            valid_cpu = valid_cpu or cpu
+            grown = (prober.peak_rss_kib - rest) / 1024
+            rows.append([label, f"{load.per_second:,.0f}", ", ".join(f"{s}: {n}" for s, n in sorted(load.statuses.items())),
+                         f"{cpu:.3f}", f"{cpu / valid_cpu:.1f}x", f"{prober.p99_ms():,.0f}", prober.failures,
+                         f"{grown:+.1f}"])  # fmt: skip
+            if load.unexpected or cpu > 5 * valid_cpu:
+                failures.append(f"{label}: {load.unexpected} unexpected, {cpu / valid_cpu:.1f}x a valid request's CPU")
+            if prober.p99_ms() >= 1000:
+                failures.append(f"{label}: /healthz p99 {prober.p99_ms():,.0f} ms")
+            if grown > HIGH_WATER_MIB:
+                failures.append(f"{label}: a worker grew by {grown:.1f} MiB over its rest")
+        say(table(["16 clients sending", "answers/s", "statuses", "server CPU ms/req", "of a valid one's",
+                   "/healthz p99 ms", "probes failed", "peak worker RSS over rest MiB"], rows))  # fmt: skip
+        say(f"worker RSS at rest {rest / 1024:.1f} MiB")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10.0, help="workload seconds per row (default 10)")
     parser.add_argument("--worker-class", default=None, help="gunicorn worker class (default: gunicorn.conf.py's)")
     parser.add_argument("--normal-load-only", action="store_true", help="only the unattacked comparison with gthread")
     parser.add_argument("--memory-only", action="store_true", help="only the memory rows (a fresh server)")
+    parser.add_argument("--gateway", action="store_true", help="only the attack rows through nginx (deploy/nginx.conf)")
+    parser.add_argument("--unknown-keys-only", action="store_true", help="only the unknown-key rows (a fresh server)")
     parser.add_argument(
         "--rows",
         nargs="*",
@@ -518,6 +705,14 @@ def main() -> int:
         "hands/score", "/v1/ofc-pineapple/hands/score", example("/v1/ofc-pineapple/hands/score")
     )
     failures: list[str] = []
+    if args.gateway or args.unknown_keys_only:
+        if args.gateway:
+            gateway_attacks(endpoint, args.seconds, args.rows, failures)
+        else:
+            unknown_keys(args.seconds, failures)
+        heading("Verdict")
+        say("\n".join(failures) if failures else "every target met")
+        return 1 if failures else 0
     if args.memory_only:
         with GunicornServer(workers=2, worker_class=args.worker_class) as server:
             memory(server, args.seconds, failures)
@@ -532,50 +727,7 @@ def main() -> int:
         heading(f"Attacks: {server.worker_class}, 2 workers, {args.seconds:.0f} s per row, 16 workload clients")
         run_row(server, endpoint, [], 3.0)  # warm-up
         rss_baseline = max(server.rss_kib().values())
-        rows = []
-        peak_rss = rss_baseline
-        every_row = {
-            "partial headers": ["partial headers"],
-            "idle": ["idle"],
-            "slow body": ["slow body"],
-            "together": list(ATTACKS),
-        }
-        for name, kinds in every_row.items():
-            if args.rows is not None and name not in args.rows:
-                continue
-            # each attack right after its own baseline: the machine's load drifts between rows
-            baseline = run_row(server, endpoint, [], args.seconds)
-            row = run_row(server, endpoint, kinds, args.seconds)
-            peak_rss = max(peak_rss, baseline["prober"].peak_rss_kib, row["prober"].peak_rss_kib)
-            base_rate = baseline["load"].per_second
-            load, prober = row["load"], row["prober"]
-            ratio = load.per_second / base_rate if base_rate else 0.0
-            closes = [c for a in row["attacks"] for c in a["closes"]]
-            late_by_kind = {a["kind"]: sum(c > a["deadline"] + 1.0 for c in a["closes"]) for a in row["attacks"]}
-            late = sum(late_by_kind.values())
-            late_text = ", ".join(f"{k}: {n}" for k, n in late_by_kind.items() if n) or "0"
-            answers: dict[str, int] = {}
-            for a in row["attacks"]:
-                for status, n in a["answers"].items():
-                    answers[status] = answers.get(status, 0) + n
-            label = " + ".join(kinds)
-            rows.append([label, f"{base_rate:,.0f}", f"{load.per_second:,.0f}", f"{ratio:.0%}",
-                         f"{baseline['prober'].p99_ms():,.0f}", f"{prober.p99_ms():,.0f}", prober.failures,
-                         row["kills"], len(closes), f"{max(closes, default=0):.1f}", late_text,
-                         ", ".join(f"{s}: {n}" for s, n in sorted(answers.items())) or "-"])  # fmt: skip
-            if ratio < 0.8:
-                failures.append(f"{label}: workload at {ratio:.0%} of its baseline")
-            if prober.p99_ms() >= 1000:
-                failures.append(f"{label}: /healthz p99 {prober.p99_ms():,.0f} ms")
-            if row["kills"]:
-                failures.append(f"{label}: {row['kills']} worker(s) killed")
-            if late or not closes:
-                failures.append(f"{label}: {late} connection(s) closed late, {len(closes)} closed")
-            if "partial headers" in kinds and not answers.get("408"):
-                failures.append(f"{label}: no 408 for partial headers")
-        say(table(["attack", "baseline req/s", "attacked req/s", "of baseline", "baseline /healthz p99 ms",
-                   "attacked /healthz p99 ms", "probes failed", "workers killed", "attack conns closed by server",
-                   "max s to close", "closed late", "answers to attackers"], rows))  # fmt: skip
+        peak_rss = max(rss_baseline, attack_rows(server, endpoint, args.seconds, args.rows, failures))
         say("closed by the server, by reason (/metrics):", metric(server, "card_rules_connections_closed"))
 
         if args.rows is None:
@@ -590,6 +742,9 @@ def main() -> int:
             failures.append(f"worker RSS grew by {(rss_after - rss_baseline) / 1024:.1f} MiB")
         if args.rows is None:
             memory(server, args.seconds, failures)
+    if args.rows is None:
+        unknown_keys(args.seconds, failures)
+        gateway_attacks(endpoint, args.seconds, None, failures)
     heading("Verdict")
     say("\n".join(failures) if failures else "every target met")
     return 1 if failures else 0

@@ -13,7 +13,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import BadRequest, HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
 from service.api import i18n, texts
-from service.api.observability import REQUEST_ID_KEY
+from service.api.observability import METRICS_PATH, REQUEST_ID_KEY, answers_metrics
 from service.api.response import ServiceResponse
 from service.api.tracing import TRACE_KEY
 from service.rules.errors import InvalidInputError
@@ -120,17 +120,46 @@ def pointer(path: tuple[object, ...]) -> str:
     return "".join("/" + escape_pointer(p) for p in path)
 
 
-def marshmallow_errors(messages: Any, prefix: tuple[object, ...] = ()) -> Iterator[dict[str, str]]:
-    """Flatten marshmallow's nested messages into ``{"pointer", "code", "message"}`` entries."""
+class Unlisted(int):
+    """How many faults a refusal found beyond those it lists (``schema.StrictSchema`` refusing an object of
+    far too many keys), under the key ``UNLISTED`` of marshmallow's messages: counted, never rendered."""
+
+
+UNLISTED = Unlisted  # the key (not a string: never taken for a field's name)
+
+
+def schema_faults(messages: Any, prefix: tuple[object, ...] = ()) -> Iterator[tuple[tuple[object, ...], Any]]:
+    """Flatten marshmallow's nested messages into (path, message) pairs, unrendered; an ``Unlisted`` count
+    is a pair of its own."""
     if isinstance(messages, dict):
         for key, sub in messages.items():
-            yield from marshmallow_errors(sub, prefix if key == "_schema" else prefix + (key,))
+            yield from schema_faults(sub, prefix if key == "_schema" else prefix + (key,))
     elif isinstance(messages, list):
         for message in messages:
-            yield from marshmallow_errors(message, prefix)
+            yield from schema_faults(message, prefix)
     else:
-        code, message = schema_error(messages, prefix)
-        yield {"pointer": pointer(prefix), "code": code, "message": message}
+        yield prefix, messages
+
+
+def marshmallow_errors(messages: Any) -> tuple[list[dict[str, str]], int]:
+    """The first ``MAX_ERRORS`` of marshmallow's messages as ``{"pointer", "code", "message"}`` entries, and
+    how many faults there are in all. Only the entries listed are rendered, each distinct message once: a
+    body of thousands of faults costs what a hundred do."""
+    listed: list[dict[str, str]] = []
+    rendered: dict[tuple[int, bool], tuple[str, str]] = {}  # by the message object and whether at the root
+    count = 0
+    for path, message in schema_faults(messages):
+        if type(message) is Unlisted:
+            count += message
+            continue
+        count += 1
+        if len(listed) < MAX_ERRORS:
+            key = (id(message), not path)
+            if key not in rendered:
+                rendered[key] = schema_error(message, path)
+            code, text = rendered[key]
+            listed.append({"pointer": pointer(path), "code": code, "message": text})
+    return listed, count
 
 
 def schema_error(message: Any, path: tuple[object, ...]) -> tuple[str, str]:
@@ -151,14 +180,19 @@ MAX_ERRORS = 100  # a pathological request could hold thousands; the first hundr
 
 
 def problem(
-    status: int, detail: str, errors: list[dict[str, str]] | None = None, problem_type: str | None = None
+    status: int,
+    detail: str,
+    errors: list[dict[str, str]] | None = None,
+    problem_type: str | None = None,
+    count: int | None = None,
 ) -> Response:
     """The problem+json answer: its ``type`` (its status's unless given), ``instance`` naming the request
     (its id as a URN) and the request's ``trace_id`` (``observability.Observed`` notes both in the WSGI
-    environ), and the first ``MAX_ERRORS`` causes."""
+    environ), and the first ``MAX_ERRORS`` causes, of ``count`` (by default as many as ``errors``)."""
     errors = errors or []
-    if len(errors) > MAX_ERRORS:
-        detail = i18n.text("detail.truncated", count=len(errors), listed=MAX_ERRORS) + detail[:2000]
+    count = len(errors) if count is None else count
+    if count > MAX_ERRORS:
+        detail = i18n.text("detail.truncated", count=count, listed=MAX_ERRORS) + detail[:2000]
         errors = errors[:MAX_ERRORS]
     environ = request.environ
     if problem_type is None:
@@ -181,9 +215,10 @@ def problem(
 
 def not_found_detail(path: str) -> str:
     """A 404's detail: where the operations are (``GET /v1/games``) and, for a path that only differs by a
-    trailing slash from one of ours, that path."""
+    trailing slash from one of ours, that path. A path this request may not read (``/metrics`` on the
+    service's port) is never named: a client is pointed to public paths only."""
     bare = path.rstrip("/")
-    if bare and bare != path:
+    if bare and bare != path and bare not in hidden_paths():
         adapter = current_app.url_map.bind("localhost")
         try:
             adapter.match(bare, method="POST" if request.method == "POST" else "GET")
@@ -206,9 +241,20 @@ def nearest_path(path: str) -> str | None:
     """The path of ours closest to ``path`` when it is close (``/v1/bigtwo/plays/classify`` ->
     ``/v1/big-two/plays/classify``), else None. A fixed number of paths, each compared with at most
     ``NEAR_PATH_LENGTH`` characters: the same bounded cost for any path a client sends."""
-    ours = [rule.rule for rule in current_app.url_map.iter_rules() if "<" not in rule.rule]
-    found = difflib.get_close_matches(path[:NEAR_PATH_LENGTH], ours, n=1, cutoff=NEAR_PATH_CUTOFF)
+    found = difflib.get_close_matches(path[:NEAR_PATH_LENGTH], hinted_paths(), n=1, cutoff=NEAR_PATH_CUTOFF)
     return found[0] if found else None
+
+
+def hidden_paths() -> frozenset[str]:
+    """The paths of ours a 404 of this request never names: ``/metrics`` where this request could not read
+    it (``observability.answers_metrics``)."""
+    return frozenset() if answers_metrics(request.environ) else frozenset({METRICS_PATH})
+
+
+def hinted_paths() -> list[str]:
+    """The fixed paths of ours a 404 of this request may name."""
+    hidden = hidden_paths()
+    return [r.rule for r in current_app.url_map.iter_rules() if "<" not in r.rule and r.rule not in hidden]
 
 
 WERKZEUG_DETAILS = {
@@ -239,15 +285,16 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError) -> Response:
-        errors = list(marshmallow_errors(error.messages))
-        return problem(422, i18n.join_errors("detail.schema", errors), errors)
+        errors, count = marshmallow_errors(error.messages)
+        return problem(422, i18n.join_errors("detail.schema", errors), errors, count=count)
 
     @app.errorhandler(InvalidInputError)
     def _impossible(error: InvalidInputError) -> Response:
         errors = [
-            {"pointer": pointer(p.path), "code": p.code, "message": i18n.problem_message(p)} for p in error.problems
+            {"pointer": pointer(p.path), "code": p.code, "message": i18n.problem_message(p)}
+            for p in error.problems[:MAX_ERRORS]
         ]
-        return problem(422, i18n.join_errors("detail.impossible", errors), errors)
+        return problem(422, i18n.join_errors("detail.impossible", errors), errors, count=len(error.problems))
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:

@@ -513,13 +513,22 @@ def arrival_port(environ: dict[str, Any]) -> str:
     return str(address[1]) if isinstance(address, tuple) else ""
 
 
-@blueprint.get("/metrics")
+METRICS_PATH = "/metrics"
+
+
+def answers_metrics(environ: dict[str, Any]) -> bool:
+    """Whether a request that came as ``environ`` may read ``/metrics``: on the metrics listener
+    (``METRICS_PORT``), or on any port when there is none."""
+    port = current_app.config.get("METRICS_PORT")
+    return not port or arrival_port(environ) == port
+
+
+@blueprint.get(METRICS_PATH)
 def metrics() -> Response:
     """Answered on the metrics listener only (``METRICS_PORT``, set by gunicorn.conf.py), which no proxy or
     Service in front of the service's port routes; elsewhere a 404, as for an unknown path. Without
     ``METRICS_PORT`` (a server that does not read gunicorn.conf.py) on every port."""
-    port = current_app.config.get("METRICS_PORT")
-    if port and arrival_port(request.environ) != port:
+    if not answers_metrics(request.environ):
         raise NotFound()
     directory = multiprocess_dir()
     text = multiprocess_text(directory) if directory else generate_latest(REGISTRY)

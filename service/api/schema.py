@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, pre_load, validate
 
 from service.api import texts
+from service.api.errors import MAX_ERRORS, UNLISTED, Unlisted
 from service.rules.cards import CARD_BY_TEXT, CARD_OR_JOKER_BY_TEXT, Card, parse_card, read_cards
 from service.rules.errors import CardNotationError
 
@@ -149,6 +150,25 @@ class StrictSchema(Schema):
     """What the loaded fields make, given each by its name: a value object's own constructor, whose
     parameters are the fields (``build = Board``), or a static function of them; None (the default) leaves
     the dict of the fields as loaded."""
+
+    @pre_load
+    def _refuse_far_too_many_keys(self, data: Any, **kwargs: Any) -> Any:
+        """An object holding more than ``MAX_ERRORS`` keys beyond the fields it declares is refused here,
+        before marshmallow reads its keys one by one (a small body can hold thousands): the first
+        ``MAX_ERRORS`` unknown keys, in the body's order, each "Unknown field.", and under ``UNLISTED`` how
+        many more there are, which a problem counts without listing them. Its fields are not read."""
+        if type(data) is not dict or len(data) <= len(self.load_fields) + MAX_ERRORS:
+            return data
+        declared = {field.data_key or name for name, field in self.load_fields.items()}
+        unknown = self.error_messages["unknown"]
+        listed: dict[Any, Any] = {}
+        for key in data:  # at most MAX_ERRORS keys past the declared ones
+            if key not in declared:
+                listed[key] = [unknown]
+                if len(listed) == MAX_ERRORS:
+                    break
+        listed[UNLISTED] = Unlisted(len(data) - sum(key in data for key in declared) - MAX_ERRORS)
+        raise ValidationError(listed)
 
     @post_load
     def _build(self, data: dict[str, Any], **kwargs: Any) -> Any:

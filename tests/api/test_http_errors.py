@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from werkzeug.exceptions import RequestEntityTooLarge
+
+from service.api import create_app
+from service.api.errors import MAX_ERRORS, UNLISTED
 
 PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "trace_id", "errors"}
 
@@ -87,13 +92,14 @@ def test_at_most_a_hundred_unknown_names_are_compared():
     from service.rules.games import find_game
 
     schema = schemas_for(find_game("ofc-pineapple"))["RowEvaluateRequest"]()
+    most = len(schema.load_fields) + MAX_ERRORS  # the most keys an object may hold before it is refused unread
     try:
-        schema.load({f"Row{i}": 1 for i in range(3 * NEAR_FIELDS_NAMED)})
+        schema.load({f"Row{i}": 1 for i in range(most)})
     except ValidationError as error:
         messages = error.messages
     name_near_fields(schema, messages)
     named = [key for key, found in messages.items() if "did you mean" in str(found[0])]
-    assert len(named) == NEAR_FIELDS_NAMED == 100
+    assert len(named) == NEAR_FIELDS_NAMED == 100 < len(messages) - 2  # (the two required fields)
 
 
 def test_a_405_names_the_methods_the_path_answers(client):
@@ -310,3 +316,70 @@ def test_pointer_escapes_slash_and_tilde():
     from service.api.errors import pointer
 
     assert pointer(("a/b", "c~d", 0)) == "/a~1b/c~0d/0"
+
+
+@pytest.mark.parametrize("asked", ["/metrics", "/metric", "/metrics/", "/metricz", "/v1/metrics"])
+def test_a_404_on_the_services_port_never_names_metrics(asked):
+    client = create_app({"TESTING": True, "METRICS_PORT": "9464"}).test_client()
+    body = assert_problem(client.get(asked, base_url="http://localhost:8000", buffered=True), 404)
+    assert body["detail"] == (
+        f"There is no operation at {asked}. GET /v1/games lists the games and their base paths; "
+        "every operation is in /openapi.json."
+    )
+
+
+def test_a_404_on_the_metrics_port_names_metrics():
+    client = create_app({"TESTING": True, "METRICS_PORT": "9464"}).test_client()
+    body = assert_problem(client.get("/metricz", base_url="http://localhost:9464", buffered=True), 404)
+    assert body["detail"] == (
+        "There is no operation at /metricz; did you mean /metrics? GET /v1/games lists the games and their base paths."
+    )
+
+
+def unknown_keys(count, length=4):
+    return {f"k{i:0{length}d}": 0 for i in range(count)}
+
+
+@pytest.mark.parametrize(("count", "length"), [(6000, 4), (1500, 36)], ids=["many", "many long"])
+def test_an_object_of_far_too_many_keys_is_refused_naming_its_first_hundred_unknown_keys(client, count, length):
+    raw = json.dumps({"cards": ["3c"], **unknown_keys(count, length)}, separators=(",", ":"))  # within 64 KiB
+    response = client.post("/v1/big-two/plays/classify", data=raw, content_type="application/json")
+    body = assert_problem(response, 422)
+    names = list(unknown_keys(count, length))
+    assert body["errors"] == [
+        {"pointer": f"/{name}", "code": "unknown_field", "message": "Unknown field."} for name in names[:100]
+    ]
+    assert body["detail"].startswith(
+        f"{count} problems; the first 100 are listed. The request does not match the schema: "
+        f"/{names[0]}: Unknown field.; /{names[1]}: Unknown field."
+    )
+
+
+def test_a_nested_object_of_far_too_many_keys_is_refused_at_its_pointer(client):
+    player = {
+        "head": ["2c", "3d", "4h"],
+        "middle": ["5c", "6d", "7h", "8s", "9c"],
+        "tail": ["Tc", "Jd", "Qh", "Ks", "Ac"],
+    }
+    players = [player] * 3 + [{**player, **unknown_keys(300)}]
+    response = client.post("/v1/thirteen/rounds/score", json={"players": players}, headers={"Accept-Language": "zh-TW"})
+    body = assert_problem(response, 422)
+    assert body["errors"][0] == {"pointer": "/players/3/k0000", "code": "unknown_field", "message": "未知的欄位"}
+    assert len(body["errors"]) == 100 and body["detail"].startswith("共 ")
+
+
+def test_the_refusal_of_far_too_many_keys_reads_none_of_the_objects_fields():
+    from marshmallow import ValidationError
+
+    from service.api.ofc_pineapple import RowEvaluateRequest
+
+    schema = RowEvaluateRequest()
+    most = len(schema.load_fields) + MAX_ERRORS
+    with pytest.raises(ValidationError) as refused:
+        schema.load({"row": "nowhere", **unknown_keys(most - 1 + 5)})  # 5 unknown keys past the hundred
+    messages = refused.value.messages
+    assert "row" not in messages and "cards" not in messages  # neither the bad row nor the missing cards
+    assert list(messages)[:100] == list(unknown_keys(100)) and messages[UNLISTED] == most + 4 - 100
+    with pytest.raises(ValidationError) as ordinary:
+        schema.load({"row": "nowhere", **unknown_keys(most - 1)})  # one key fewer: every fault, as always
+    assert "row" in ordinary.value.messages and "cards" in ordinary.value.messages

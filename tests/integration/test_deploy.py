@@ -215,7 +215,7 @@ def test_every_problem_nginx_answers_is_in_the_contract():
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     described = spec["components"]["schemas"]["Problem"]["properties"]["type"]["description"]
     answered = re.findall(r"return (\d{3}) '(\{.*\})';", nginx.CONF.read_text(encoding="utf-8"))
-    assert len(answered) == 5
+    assert len(answered) == 13
     for status, body in answered:
         problem = json.loads(
             body.replace("$card_rules_request_id", "abc").replace("$card_rules_unauthorized_detail", "d")
@@ -226,6 +226,27 @@ def test_every_problem_nginx_answers_is_in_the_contract():
             [],
         )
         assert problem["type"] == "about:blank" or f"`{problem['type']}` ({status})" in described, problem["type"]
+
+
+def test_every_refusal_of_nginx_is_a_problem_of_its_status():
+    """Each status nginx may answer itself (its error_page directives, nginx's 494 for a header too large
+    included) leads to a location that answers problem+json with that status (or the one after its "="),
+    never nginx's HTML page."""
+    conf = nginx.CONF.read_text(encoding="utf-8")
+    locations = dict(
+        re.findall(r"^\s*location (?:= )?(\S+) \{\n(?:(?!\s*location ).*\n)*?\s*return (\d{3}) '\{", conf, re.M)
+    )
+    pages = re.findall(r"^\s*error_page ([\d ]+?) (?:=(\d{3}) )?(\S+);$", conf, re.M)
+    answers = {
+        int(code): (int(answered or code), int(locations[target]))
+        for codes, answered, target in pages
+        for code in codes.split()
+    }
+    assert {code: status for code, (status, _) in answers.items()} == {
+        400: 400, 401: 401, 404: 404, 405: 405, 408: 408, 413: 413, 414: 414, 429: 429, 494: 431, 500: 500,
+        502: 503, 503: 503, 504: 503, 505: 505,
+    }  # fmt: skip
+    assert all(status == returned for status, returned in answers.values()), answers
 
 
 @pytest.mark.usefixtures("tools")

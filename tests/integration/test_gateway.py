@@ -11,7 +11,10 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import select
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -306,3 +309,112 @@ def test_the_access_log_names_the_client_and_never_the_key(proxy):
     )
     assert (refused["client"], refused["status"], refused["upstream"]) == ("", 401, "")
     assert [key for key in (KEY, OTHER_KEY, WRONG_KEY) if key in text] == []
+
+
+def exchange(port: int, data: bytes, timeout: float = 10) -> bytes:
+    """What the gateway answers to ``data`` sent as is on a connection of its own, up to its close."""
+    with socket.create_connection((LOOPBACK, port), timeout=timeout) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+# nginx's own refusals, before any key is read: request id made by nginx, problem+json of the status.
+REFUSALS = {
+    "bad header": (b"GET /healthz HTTP/1.1\r\nHost: x\r\nNo colon\r\n\r\n", 400, "malformed-request", "Bad Request"),
+    "bad request line": (b"\x16\x03\x01 not HTTP\r\n\r\n", 400, "malformed-request", "Bad Request"),
+    "TRACE": (b"TRACE /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 405, "method-not-allowed", "Method Not Allowed"),
+    "long request line": (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request-line-too-long",
+                          "Request-URI Too Long"),
+    "long header": (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 9000 + b"\r\n\r\n", 431,
+                    "headers-too-large", "Request Header Fields Too Large"),
+    "HTTP/2.0 as text": (b"GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, None, "HTTP Version Not Supported"),
+}  # fmt: skip
+
+
+@pytest.mark.usefixtures("tools")
+@pytest.mark.parametrize("sent", list(REFUSALS))
+def test_nginxs_own_refusals_are_problems_never_html(proxy, sent):
+    data, status, kind, title = REFUSALS[sent]
+    head, _, body = exchange(proxy.port, data).partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines[1:])}
+    assert lines[0].startswith(f"HTTP/1.1 {status}") and headers["content-type"] == "application/problem+json"
+    found = json.loads(body)
+    request_id = headers["x-request-id"]
+    assert found == {
+        "type": f"urn:card-rules:problem:{kind}" if kind else "about:blank",
+        "title": title,
+        "status": status,
+        "detail": found["detail"],
+        "instance": f"urn:card-rules:request:{request_id}",
+        "errors": [],
+    }
+    assert found["detail"].endswith(".") and "<" not in found["detail"]
+
+
+@pytest.mark.usefixtures("tools")
+def test_an_address_past_its_concurrent_requests_is_a_429_problem_and_frees_them_on_close(backend):
+    """65 requests of one address held open (their heads sent, their bodies not): one is refused 429, saying
+    why, and so is the next request while the 64 others are held; once they close, the address is served
+    again."""
+    head = (f"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 40\r\n\r\n").encode()  # fmt: skip
+    with NginxServer([backend.port]) as gateway:
+        held = [socket.create_connection((LOOPBACK, gateway.port), timeout=10) for _ in range(65)]
+        try:
+            for sock in held:
+                sock.sendall(head)
+            refused, _, _ = select.select(held, [], [], 10)  # the one past the 64 others, answered at once
+            assert len(refused) == 1 and refused[0].recv(65536).startswith(b"HTTP/1.1 429 ")
+            answer = ask(gateway.port, "GET", "/healthz", {**bearer(), "X-Request-ID": "past"})
+        finally:
+            for sock in held:
+                sock.close()
+        status, headers, body = answer
+        assert (status, headers["content-type"], headers["retry-after"]) == (429, "application/problem+json", "1")
+        assert json.loads(body) == problem(
+            "rate-limited", "Too many requests", 429,
+            "This address holds more concurrent requests than the gateway allows one address; retry after the "
+            "seconds in Retry-After.", "past",
+        )  # fmt: skip
+        deadline = time.monotonic() + 5
+        while (status := ask(gateway.port, "GET", "/healthz", bearer())[0]) != 200:
+            assert status == 429 and time.monotonic() < deadline
+            time.sleep(0.05)
+
+
+PARTIAL_HEADS = 2100  # more than nginx's default of 1,024 connections a worker, on 2 workers, once held
+
+
+@pytest.mark.usefixtures("tools")
+def test_partial_heads_without_a_key_are_reset_in_seconds_while_a_keyed_client_goes_on(backend):
+    """2,100 connections that each send one line of a request head and no key: nginx resets each at its
+    head's deadline (5 s), and meanwhile a keyed client's requests, each on a new connection, are answered
+    as if nothing happened. (The bench/attack.py --gateway rows measure the same at length.)"""
+    with NginxServer([backend.port]) as gateway:
+        held = []
+        try:
+            for _ in range(PARTIAL_HEADS):
+                sock = socket.create_connection((LOOPBACK, gateway.port), timeout=10)
+                sock.sendall(b"POST /v1/big-two/plays/classify HTTP/1.1\r\nHost: x\r\n")
+                held.append(sock)
+            opened = time.monotonic()
+            slowest = 0.0
+            answered = []
+            while time.monotonic() < opened + 4:  # all held: within their deadline
+                started = time.monotonic()
+                answered.append(ask(gateway.port, "POST", "/v1/big-two/plays/classify", bearer(), FOUR_NINES)[:3:2])
+                slowest = max(slowest, time.monotonic() - started)
+            assert set(answered) == {(200, ask(backend.port, "POST", "/v1/big-two/plays/classify", body=FOUR_NINES)[2])}
+            assert len(answered) > 20 and slowest < 1.0
+            for sock in held:  # each reset by the head's deadline (5 s from its connect), with margin
+                sock.settimeout(max(0.1, opened + 5 + 3 - time.monotonic()))
+                with pytest.raises(ConnectionResetError):
+                    assert sock.recv(1) == b"", "closed without a reset"
+        finally:
+            for sock in held:
+                sock.close()
+        assert '"status": 408' in gateway.log_text()

@@ -93,6 +93,11 @@ KINDS: dict[str, Callable[[int], Request]] = {
         {"data": OVERSIZED_PLAYERS, "content_type": "application/json"},
     ),  # fmt: skip
     "oversized cards": lambda i: ("POST", CLASSIFY, {"data": OVERSIZED_CARDS, "content_type": "application/json"}),
+    # objects of thousands of unknown keys, refused before their keys are read
+    **{
+        label: lambda i, body=body: ("POST", CLASSIFY, {"data": body, "content_type": "application/json"})
+        for label, (_, _, body) in attack.unknown_key_bodies().items()
+    },
     # a new royalty table, Big Two table or Thirteen bonus table each time
     "royalty tables, rows": lambda i: post(ROWS, {**example(ROWS), "royalties": royalty_table(i)}),
     "royalty tables, outlook": lambda i: post(OUTLOOK, {"board": NEAR_COMPLETE, "royalties": royalty_table(i)}),
@@ -118,6 +123,7 @@ FEWER = {
     "Thirteen bonus tables": 100,
     "oversized players": 200,
     "oversized cards": 300,
+    **dict.fromkeys(attack.unknown_key_bodies(), 300),
     "whole-valued dealer": 300,
 }
 
