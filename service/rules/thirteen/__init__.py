@@ -60,7 +60,7 @@ from service.rules.thirteen.duns import (
 )
 from service.rules.thirteen.rules import BONUS, BONUS_MAX, GSCAS, HAND_SIZE, ORDINARY, PLAYERS, ThirteenRules, bonus
 from service.rules.thirteen.scoring import Matchup, PlayerScore, ProblemCode, RoundScore, score_round
-from service.rules.thirteen.specials import SPECIAL_LABELS, SPECIALS, Holding, Special, scored_special, specials_of
+from service.rules.thirteen.specials import SPECIAL_LABELS, SPECIALS, Special, scored_special, specials_of
 
 CODES = (ArrangementViolation, ProblemCode)
 """The code registries of the game's violations and problems (a test checks that the rules emit each code and
@@ -96,7 +96,6 @@ __all__ = [
     "Category",
     "Dun",
     "Group",
-    "Holding",
     "Located",
     "Matchup",
     "Orders",

@@ -27,22 +27,21 @@ A 3-card straight is three consecutive ranks, A23 lowest and QKA highest, no wra
 alone (a straight-flush part counts), those of ``three_flushes`` flushes by suit alone (8 hearts and 5 spades
 split 3 + 5 and 5). A split needs no dun order.
 
-How it is read: each card has a code and the codes of the 13 cards are added into one int, ``Holding``'s
-two fields: per rank how many cards (3 bits a rank) and per suit which ranks (a 13-bit mask a suit). Every
-special is then a few bit operations on those fields, or one look-up in a set built once at import from the
-definition itself: the rank counts three straights can make, the suit counts three flushes can make and the
-suit masks a suit's share of three straight flushes can be. No split of the 13 cards is tried per call.
-tests/thirteen/specials_reference.py defines each special plainly (every 3/5/5 split tried) and the tests
-hold this module to it.
+How it is read: each card has a code and the codes of the 13 cards are added into one int, the hand's key,
+of three fields: per rank how many cards (3 bits a rank), per suit how many cards (4 bits a suit) and per
+suit which ranks (a 13-bit mask a suit). Every special is then a few bit operations on those fields, or one
+look-up in a set built once at import from the definition itself: the rank counts three straights can make,
+the suit sizes three flushes can make and the rank masks a suit's share of three straight flushes can be. No
+split of the 13 cards is tried per call. tests/thirteen/specials_reference.py defines each special plainly
+(every 3/5/5 split tried) and the tests hold this module to it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from enum import StrEnum
-from itertools import combinations, product
-from typing import NamedTuple
+from itertools import combinations, compress, product
 
 from service.rules import messages
 from service.rules.cards import DECK, JOKER, Card, NotationProblem, Suit, find_duplicates
@@ -77,60 +76,55 @@ SPECIAL_LABELS = {s: messages.label(DOMAIN, s.value) for s in Special}
 """Each special's name: its catalog key (``label.<code>``, rendered by the HTTP layer in the client's language)."""
 
 
-# --- a hand as two fields of one int --------------------------------------------------------------------
+# --- a hand as three fields of one int ------------------------------------------------------------------
 #
 #   bits 0-38     how many cards of each rank (3 bits per rank, 2 to A)
-#   bits 40-103   per suit (c d h s, 16 bits each) a bit per rank held (bit 0 the 2, bit 12 the ace); the
-#                 field's bits 13-15 stay clear, so a card added twice carries and shows (one bit per card)
-#   bit 104 on    the jokers: no special is read with one
+#   bits 40-55    how many cards of each suit (4 bits per suit, c d h s)
+#   bits 56-119   per suit (16 bits each) a bit per rank held (bit 0 the 2, bit 12 the ace); a field's bits
+#                 13-15 stay clear, so a card added twice carries into the next bit (one bit per card)
+#   bit 120 on    the jokers: no special is read with one
 #
-# Thirteen distinct cards set exactly thirteen bits of the suit fields: n powers of two add up to n set
-# bits only when they are distinct, so one popcount checks the hand.
+# Each card has its code (``_CODES``), and a hand's key is the sum of its cards' codes. Thirteen distinct
+# cards set exactly thirteen bits of the rank masks: n powers of two add up to n set bits only when they
+# are distinct, so one popcount checks the hand.
 
 _RANK_BITS = 3
-_SUIT_SHIFT = 40
-_SUIT_BITS = 16
-_JOKER_SHIFT = _SUIT_SHIFT + 4 * _SUIT_BITS
+_SIZE_SHIFT = 40
+_SIZE_BITS = 4
+_MASK_SHIFT = 56
+_MASK_BITS = 16
+_JOKER_SHIFT = _MASK_SHIFT + 4 * _MASK_BITS
 _RANK_COUNTS = (1 << _RANK_BITS * 13) - 1
-_SUIT_FIELD = (1 << _SUIT_BITS) - 1
-_SUIT_SHIFTS = tuple(_SUIT_SHIFT + _SUIT_BITS * s for s in range(4))  # c d h s
-_EVERY_RANK = (1 << 13) - 1  # a suit field holding A to K
+_SUIT_SIZES = (1 << 4 * _SIZE_BITS) - 1
+_MASK_FIELD = (1 << _MASK_BITS) - 1
 _ONES = sum(1 << _RANK_BITS * i for i in range(13))  # bit 0 of every rank count
 _DRAGON = _ONES  # one card of every rank
 
-_RED = (Suit.DIAMONDS.order, Suit.HEARTS.order)  # places in Holding.suits
-_BLACK = (Suit.CLUBS.order, Suit.SPADES.order)
 
-
-def _rank_field(ranks: Sequence[int]) -> int:
+def _rank_field(ranks: Iterable[int]) -> int:
     """The rank counts of cards of these ranks (2 to 14), one card each."""
     return sum(1 << _RANK_BITS * (rank - 2) for rank in ranks)
 
 
-def _rank_mask(ranks: Sequence[int]) -> int:
-    """A suit field holding these ranks."""
+def _rank_mask(ranks: Iterable[int]) -> int:
+    """A suit's rank mask holding these ranks."""
     return sum(1 << rank - 2 for rank in ranks)
+
+
+def _size_field(sizes: Mapping[Suit, int]) -> int:
+    """The suit sizes field of so many cards of each suit."""
+    return sum(n << _SIZE_BITS * suit.order for suit, n in sizes.items())
 
 
 def _code(c: Card) -> int:
     if c is JOKER:
         return 1 << _JOKER_SHIFT
     assert c.suit is not None  # not the joker
-    return _rank_field((c.rank,)) + (1 << _SUIT_SHIFT + _SUIT_BITS * c.suit.order + c.rank - 2)
+    rank_mask = _rank_mask((c.rank,)) << _MASK_BITS * c.suit.order
+    return _rank_field((c.rank,)) + (_size_field({c.suit: 1}) << _SIZE_SHIFT) + (rank_mask << _MASK_SHIFT)
 
 
 _CODES = [_code(c) for c in (*DECK, JOKER)]  # by Card.index
-
-
-class Holding(NamedTuple):
-    """What the specials read of 13 cards: the rank counts (3 bits a rank) and each suit's rank mask."""
-
-    counts: int
-    suits: tuple[int, ...]  # c d h s, by Suit.order
-
-    def suit_sizes(self) -> tuple[int, ...]:
-        """How many cards each suit holds, the suits that hold any, largest first."""
-        return tuple(sorted((n for mask in self.suits if (n := mask.bit_count())), reverse=True))
 
 
 # --- what splits can make, built once from the definitions -----------------------------------------------
@@ -153,29 +147,29 @@ _THREE_STRAIGHTS = frozenset(
 """Every rank count a 3-card straight and two 5-card straights add up to (by rank alone)."""
 
 
-def _three_flushes_suit_sizes() -> frozenset[tuple[int, ...]]:
-    """Every way of giving each part a suit (parts may share one), as the suits' sizes, largest first."""
+def _three_flushes_suit_sizes() -> frozenset[int]:
+    """Every way of giving each part a suit (parts may share one), as the suit sizes it makes."""
     found = set()
     for suits in product(Suit, repeat=len(_PARTS)):
         sizes: Counter[Suit] = Counter()
         for size, suit in zip(_PARTS, suits, strict=True):
             sizes[suit] += size
-        found.add(tuple(sorted(sizes.values(), reverse=True)))
+        found.add(_size_field(sizes))
     return frozenset(found)
 
 
 _THREE_FLUSHES = _three_flushes_suit_sizes()
-"""The suit sizes of three flushes: (13), (10, 3), (8, 5) or (5, 5, 3)."""
+"""The suit sizes of three flushes: 13 of a suit, 10 and 3, 8 and 5, or 5, 5 and 3, in any suits."""
 
 
 def _straight_flush_shares() -> frozenset[int]:
-    """Every suit field that is one suit's share of three straight flushes: the ranks of some of the parts
+    """Every rank mask that is one suit's share of three straight flushes: the ranks of some of the parts
     (a 3-card straight, two 5-card straights), pairwise apart, since a suit holds each rank once."""
     shares = set()
     for k in range(1, len(_PARTS) + 1):
         for chosen in combinations(_PARTS, k):
             for parts in product(*(_STRAIGHTS[size] for size in chosen)):
-                mask = _rank_mask([rank for ranks in parts for rank in ranks])
+                mask = _rank_mask(rank for ranks in parts for rank in ranks)
                 if mask.bit_count() == sum(chosen):
                     shares.add(mask)
     return frozenset(shares)
@@ -185,130 +179,66 @@ _STRAIGHT_FLUSH_SHARES = _straight_flush_shares()
 """Each suit's rank mask in a hand of three straight flushes: with the suit sizes of three flushes, every
 suit's cards are then its parts (a suit's size says which: 3, 5, 3 + 5, 5 + 5 or all three)."""
 
-# --- each special, read from the holding -----------------------------------------------------------------
+# --- every special, read from the key ----------------------------------------------------------------------
 
 _FULL_COUNT = (1 << _RANK_BITS) - 1  # every bit of one rank's count
 _NOT_ROYAL = _rank_field(range(2, 11)) * _FULL_COUNT  # the counts of 2 to 10
 _NOT_BIG = _rank_field(range(2, 8)) * _FULL_COUNT  # of 2 to 7
 _NOT_SMALL = _rank_field(range(9, 15)) * _FULL_COUNT  # of 9 to A
+_FULL_SIZE = (1 << _SIZE_BITS) - 1
+_RED = _size_field({Suit.HEARTS: _FULL_SIZE, Suit.DIAMONDS: _FULL_SIZE})  # the sizes of the red suits
+_BLACK = _size_field({Suit.SPADES: _FULL_SIZE, Suit.CLUBS: _FULL_SIZE})
+_ONE_SUIT = frozenset(_size_field({suit: 13}) for suit in Suit)
 
 
-def _fours(counts: int) -> int:
-    """Bit 0 of each rank count that is 4 (100)."""
-    return counts >> 2 & _ONES
+def _made(key: int) -> tuple[bool, ...]:
+    """Whether the hand of this key makes each special, in the catalog's order (``SPECIALS``).
+
+    Rank counts are read three bits at a time: ``counts & _ONES`` has bit 0 of each count that is odd (1 or
+    3), ``counts >> 2 & _ONES`` of each that is 4 (100), and ``(counts >> 2 | counts >> 1 & counts) & _ONES``
+    of each that is 3 (011) or 4. Thirteen cards hold at most four ranks of three or more."""
+    counts = key & _RANK_COUNTS
+    sizes = key >> _SIZE_SHIFT & _SUIT_SIZES
+    dragon = counts == _DRAGON
+    odd = counts & _ONES
+    six_pairs = odd.bit_count() == 1  # every rank count even but one: a 4 is two pairs, a 3 a pair and a card
+    three_flushes = sizes in _THREE_FLUSHES
+    return (
+        dragon and sizes in _ONE_SUIT,  # 至尊清龍: A to K, all one suit
+        dragon,  # 一條龍: A to K, one of each rank
+        not counts & _NOT_ROYAL,  # 十二皇族: every card a J, Q, K or A
+        three_flushes and _straight_flushes(key >> _MASK_SHIFT),  # 三同花順: every part a straight flush
+        (counts >> 2 & _ONES).bit_count() == 3,  # 三分天下: three four-of-a-kinds and one card
+        not counts & _NOT_BIG,  # 全大: every card 8 or higher
+        not counts & _NOT_SMALL,  # 全小: every card 8 or lower
+        not sizes & _RED or not sizes & _BLACK,  # 湊一色: all red or all black
+        # 四套三條: four three-of-a-kinds and one card, a four of a kind three of a kind and a card
+        ((counts >> 2 | counts >> 1 & counts) & _ONES).bit_count() == 4,
+        six_pairs and bool(counts & odd << 1),  # 五對三條: five pairs and trips: six pairs, the odd rank's count 3
+        six_pairs,  # 六對半: six pairs and one card
+        three_flushes,  # 三同花: 3 + 5 + 5 cards, each part of one suit
+        counts in _THREE_STRAIGHTS,  # 三順子: a 3-card straight and two 5-card straights, by rank alone
+    )
 
 
-def _threes_or_more(counts: int) -> int:
-    """Bit 0 of each rank count that is 3 (011) or 4 (100)."""
-    return (counts >> 2 | counts >> 1 & counts) & _ONES
-
-
-def _odd(counts: int) -> int:
-    """Bit 0 of each rank count that is 1 or 3."""
-    return counts & _ONES
-
-
-def supreme_dragon(h: Holding) -> bool:
-    """至尊清龍: A to K, all one suit."""
-    return _EVERY_RANK in h.suits
-
-
-def dragon(h: Holding) -> bool:
-    """一條龍: A to K, one of each rank."""
-    return h.counts == _DRAGON
-
-
-def twelve_royals(h: Holding) -> bool:
-    """十二皇族: every card a J, Q, K or A."""
-    return not h.counts & _NOT_ROYAL
-
-
-def three_straight_flushes(h: Holding) -> bool:
-    """三同花順: a 3-card straight flush and two 5-card straight flushes (three flushes whose every suit is
-    its share of straights)."""
-    return three_flushes(h) and all(mask in _STRAIGHT_FLUSH_SHARES for mask in h.suits if mask)
-
-
-def three_quads(h: Holding) -> bool:
-    """三分天下: three four-of-a-kinds and one card."""
-    return _fours(h.counts).bit_count() == 3
-
-
-def all_big(h: Holding) -> bool:
-    """全大: every card 8 or higher."""
-    return not h.counts & _NOT_BIG
-
-
-def all_small(h: Holding) -> bool:
-    """全小: every card 8 or lower."""
-    return not h.counts & _NOT_SMALL
-
-
-def one_colour(h: Holding) -> bool:
-    """湊一色: all red (hearts, diamonds) or all black (spades, clubs)."""
-    return not any(h.suits[s] for s in _RED) or not any(h.suits[s] for s in _BLACK)
-
-
-def four_trips(h: Holding) -> bool:
-    """四套三條: four three-of-a-kinds and one card, a four of a kind counting as trips and a card (13 cards
-    hold at most four ranks of three or more)."""
-    return _threes_or_more(h.counts).bit_count() == 4
-
-
-def five_pairs_trips(h: Holding) -> bool:
-    """五對三條: five pairs and a three-of-a-kind, a four of a kind counting as two pairs: every rank count
-    even but one, and that one 3."""
-    odd = _odd(h.counts)
-    return odd.bit_count() == 1 and bool(h.counts & odd << 1)
-
-
-def six_pairs(h: Holding) -> bool:
-    """六對半: six pairs and one card, a four of a kind counting as two pairs and a three-of-a-kind as a pair
-    and a card: every rank count even but one."""
-    return _odd(h.counts).bit_count() == 1
-
-
-def three_flushes(h: Holding) -> bool:
-    """三同花: 3 + 5 + 5 cards, each part of one suit (parts may share a suit)."""
-    return h.suit_sizes() in _THREE_FLUSHES
-
-
-def three_straights(h: Holding) -> bool:
-    """三順子: a 3-card straight and two 5-card straights, by rank alone."""
-    return h.counts in _THREE_STRAIGHTS
-
-
-MADE_BY: dict[Special, Callable[[Holding], bool]] = {
-    Special.SUPREME_DRAGON: supreme_dragon,
-    Special.DRAGON: dragon,
-    Special.TWELVE_ROYALS: twelve_royals,
-    Special.THREE_STRAIGHT_FLUSHES: three_straight_flushes,
-    Special.THREE_QUADS: three_quads,
-    Special.ALL_BIG: all_big,
-    Special.ALL_SMALL: all_small,
-    Special.ONE_COLOUR: one_colour,
-    Special.FOUR_TRIPS: four_trips,
-    Special.FIVE_PAIRS_TRIPS: five_pairs_trips,
-    Special.SIX_PAIRS: six_pairs,
-    Special.THREE_FLUSHES: three_flushes,
-    Special.THREE_STRAIGHTS: three_straights,
-}
-"""Each special's test of a holding."""
-assert set(MADE_BY) == set(Special)
+def _straight_flushes(masks: int) -> bool:
+    """Whether, in a hand of three flushes, every suit's cards are its share of three straight flushes."""
+    return all(share in _STRAIGHT_FLUSH_SHARES for s in range(4) if (share := masks >> _MASK_BITS * s & _MASK_FIELD))
 
 
 # --- the hand -----------------------------------------------------------------------------------------------
 
 
-def holding(hand: Sequence[Card], path: Path = ("cards",)) -> Holding:
-    """What the specials read of ``hand``: 13 distinct cards of the 52. ``InvalidInputError`` (at ``path``)
-    otherwise: a wrong count, a joker, a card twice."""
-    key = 0
-    for c in hand:
-        key += _CODES[c.index]
-    if len(hand) != SET_CARDS or key >> _JOKER_SHIFT or (key >> _SUIT_SHIFT).bit_count() != SET_CARDS:
-        raise InvalidInputError(_hand_problems(hand, path))
-    return Holding(key & _RANK_COUNTS, tuple(key >> shift & _SUIT_FIELD for shift in _SUIT_SHIFTS))
+def _key(hand: Sequence[Card], path: Path) -> int:
+    """The sum of the cards' codes, when ``hand`` is 13 distinct cards of the 52; ``InvalidInputError`` (at
+    ``path``) otherwise: a wrong count, a joker, a card twice."""
+    if len(hand) == SET_CARDS:
+        key = 0
+        for c in hand:
+            key += _CODES[c.index]
+        if not key >> _JOKER_SHIFT and (key >> _MASK_SHIFT).bit_count() == SET_CARDS:
+            return key
+    raise InvalidInputError(_hand_problems(hand, path))
 
 
 def _hand_problems(hand: Sequence[Card], path: Path) -> list[InputProblem]:
@@ -327,8 +257,7 @@ def specials_of(hand: Sequence[Card], path: Path = ("cards",)) -> tuple[Special,
     """Every special the 13 cards make, highest first (``()``: none), whatever any table pays.
 
     ``InvalidInputError`` (at ``path``) unless ``hand`` is 13 distinct cards of the 52."""
-    h = holding(hand, path)
-    return tuple(s for s in SPECIALS if MADE_BY[s](h))
+    return tuple(compress(SPECIALS, _made(_key(hand, path))))
 
 
 def scored_special(made: Sequence[Special], listed: Collection[Special]) -> Special | None:
