@@ -66,6 +66,16 @@ MIXED = [
     player("Ah 8h 3c | 6h 6s Jh 5d 2h | As Ac 4c 4d Kh"),  # A 8 3 / pair 6 (J 5 2) / two pair A 4
 ]
 
+# P0 and P1 tie every dun (pair A / straight 7 / straight K in other suits) and win every dun of P2 and P3,
+# who tie the head; P3 wins the middle and tail of P2.
+TIES = [
+    player("Ac Ad 2c | 3c 4d 5h 6s 7c | 9c Td Jh Qs Kc"),
+    player("Ah As 2d | 3d 4h 5s 6c 7d | 9d Th Js Qc Kd"),
+    player("2h 3h 5d | 8c 8d 4c 6d 7h | 8h 8s Qd Qh Ts"),  # 5 3 2 / pair 8 / two pair Q 8
+    player("2s 3s 5c | 9h 9s 4s 6h 7s | Kh Ks Jc Jd Tc"),  # 5 3 2 / pair 9 / two pair K J
+]
+
+
 # A dragon (its duns out of order: scored by its special, never fouled), six pairs, and two ordinary hands
 # (C wins the head and the tail of D, D the middle).
 DRAGON = "Ac Kc Qs | 2d 3h 4s 5c 7h | 6d 8s 9c Td Jh"
@@ -88,7 +98,7 @@ FOULS = [
 
 
 def test_the_worked_tables_hold_13_distinct_cards_each_and_no_other_special():
-    for table, specials in ((RULING_14, [()] * 4), (MIXED, [()] * 4), (FOULS, [()] * 4),
+    for table, specials in ((RULING_14, [()] * 4), (MIXED, [()] * 4), (FOULS, [()] * 4), (TIES, [()] * 4),
                             (DRAGON_TABLE, [(Special.DRAGON, Special.THREE_STRAIGHTS), (Special.SIX_PAIRS,), (), ()])):  # fmt: skip
         hands = [[*p["head"], *p["middle"], *p["tail"]] for p in table]
         assert len({c for hand in hands for c in hand}) == 52
@@ -99,7 +109,7 @@ def test_the_worked_tables_hold_13_distinct_cards_each_and_no_other_special():
 
 
 def test_ruling_14_a_sweeps_b_with_a_middle_full_house_plus_8():
-    """ "A wins all three duns against B with a middle full house (1 + 1), a higher tail full house (1: no
+    """Ruling 14: "A wins all three duns against B with a middle full house (1 + 1), a higher tail full house (1: no
     tail bonus) and a head of no bonus (1): the pair's 4, swept, x2 = A +8, B -8"."""
     found = pair(score_table(RULING_14, SHISANSHUI), 0, 1)
     assert (found.points_a, found.parts_a) == (8, parts(duns=3, bonuses=1, sweep=4))
@@ -121,7 +131,7 @@ def test_a_home_run_under_shisanshui_doubles_then_doubles():
 
 
 def test_ruling_14_a_dragon_takes_36_from_each_and_six_pairs_4_from_each_player_without_a_special():
-    """ "A hand of thirteen cards A to K (a dragon), whatever its duns, scores +36 from each other player who
+    """Ruling 14: "A hand of thirteen cards A to K (a dragon), whatever its duns, scores +36 from each other player who
     scores no special, and nothing else; if another player holds six_pairs, the dragon takes 36 from that
     player too and the six pairs take 4 from each player without a special"; C wins 2 duns of D's 3 (+1)."""
     result = score_table(DRAGON_TABLE, SHISANSHUI)
@@ -169,6 +179,29 @@ def test_the_house_table_worked_by_hand_and_as_the_service_scores_it():
     assert totals(result) == [-2, 1, 2, -1]
     served = score_round([Arrangement(p["head"], p["middle"], p["tail"]) for p in MIXED], ORDINARY)
     assert [p.total for p in served.players] == totals(result)
+
+
+def test_tying_every_dun_is_a_sweep_both_ways_where_no_dun_lost_sweeps_and_both_home_run():
+    """The house table: P0 and P1 shoot each other (1 - 1) and both shoot all three others: two home runs,
+    each (1 + 3) from every other player, P0 and P1 square between them (README ruling 4)."""
+    result = score_table(TIES, ORDINARY_TABLE)
+    assert [p.home_run for p in result.players] == [True, True, False, False]
+    assert [p.swept for p in result.players] == [[1, 2, 3], [0, 2, 3], [], [2]]
+    assert pair(result, 0, 1).parts_a == parts()
+    assert pair(result, 0, 2).parts_a == parts(sweep=1, home_run=3)
+    assert totals(result) == [8, 8, -9, -7]
+    served = score_round([Arrangement(p["head"], p["middle"], p["tail"]) for p in TIES], ORDINARY)
+    assert [p.total for p in served.players] == totals(result)
+
+
+def test_tying_every_dun_is_no_sweep_where_all_duns_won_sweeps():
+    """十三水: the ties pay nothing and sweep nothing, so no home run; each sweep of P2 and P3 is 3 x 2."""
+    result = score_table(TIES, SHISANSHUI)
+    assert [p.home_run for p in result.players] == [False] * 4
+    assert [(p.a, p.b, p.points_a) for p in result.pairs] == [
+        (0, 1, 0), (0, 2, 6), (0, 3, 6), (1, 2, 6), (1, 3, 6), (2, 3, -2)
+    ]  # fmt: skip
+    assert totals(result) == [12, 12, -14, -10]
 
 
 # ---- fouls ------------------------------------------------------------------------------------------------------
