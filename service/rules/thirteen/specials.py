@@ -25,7 +25,9 @@ code                       name         the 13 cards
 A 3-card straight is three consecutive ranks, A23 lowest and QKA highest, no wrap-around (KA2 is none);
 5-card straights are the duns' (A2345 to 10JQKA). The parts of ``three_straights`` are straights by rank
 alone (a straight-flush part counts), those of ``three_flushes`` flushes by suit alone (8 hearts and 5 spades
-split 3 + 5 and 5). A split needs no dun order.
+split 3 + 5 and 5). A split needs no dun order. One hand may make several specials (three quads are six pairs
+too: docs/rulings.md, T5): ``specials_of`` answers every one, highest first, whatever any table pays, and a
+table scores the highest it lists (``scored_special``).
 
 How it is read: each card has a code and the codes of the 13 cards are added into one int, the hand's key,
 of three fields: per rank how many cards (3 bits a rank), per suit how many cards (4 bits a suit) and per
