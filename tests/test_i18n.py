@@ -44,6 +44,7 @@ from tests.joker_thirteen.test_api import HAND as JOKER_HAND
 from tests.joker_thirteen.test_api import JOKER_TABLE, seat, worked_table
 from tests.joker_thirteen.test_scoring import WORKED as JOKER_WORKED
 from tests.ofc_pineapple.records import BING, JIA, YI, showdown_record
+from tests.thirteen.specials_reference import making
 
 SPEC: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
@@ -173,7 +174,8 @@ def test_the_cores_carry_keys_not_texts():
 
     for kind in (Violation, InputProblem, b2.Factor):
         assert not {"message", "reason", "text"} & set(kind.__dataclass_fields__), kind
-    labels = [*poker.LABELS.values(), *j13.LABELS.values(), j13.TWO_PAIR_FLUSH_LABEL, *b2.COMBINATION_LABELS.values()]
+    labels = [*poker.LABELS.values(), *j13.LABELS.values(), j13.TWO_PAIR_FLUSH_LABEL, *j13.SPECIAL_LABELS.values()]
+    labels += b2.COMBINATION_LABELS.values()
     assert all(isinstance(label, Message) and label.code in CATALOG[label.domain] for label in labels)
     renderers = []
     for path in RULES.rglob("*.py"):
@@ -382,6 +384,8 @@ def joker_thirteen_sample(rng: random.Random, found: list) -> None:
         duns = [[rng.choice(ordinary) for _ in range(rng.choice([n, n, n, n - 1]))] for n in (3, 5, 5)]
         hand = None if rng.random() < 0.5 else rng.sample(ordinary, rng.choice([13, 13, 12]))
         collect(found, "joker-thirteen", j13.validate_arrangement, *duns, hand, j13.ORDINARY_DECK)
+    for hand in (ordinary[:12], [*ordinary[:11], JOKER, ordinary[0]]):  # special hands: 13 cards of the 52
+        collect(found, "joker-thirteen", j13.specials_of, hand)
     ordinary_table = [j13.Arrangement(*(rng.sample(ordinary, n) for n in (3, 5, 5))) for _ in range(4)]
     collect(found, "joker-thirteen", j13.score_round, ordinary_table, j13.ORDINARY)
     collect(found, "big-two", parse_cards, ["JK", "jk"])  # no jokers in Big Two
@@ -453,6 +457,8 @@ def test_every_label_the_cores_give_is_in_the_catalog():
         seen["joker-thirteen"].add(j13.evaluate_dun(dun, cards(text)).label)
     for text in ("JK JK JK", "2c 2d 2h 2s 2s", "Ac Ad Ah JK JK", "As Ks 9s 5s 2s", "4c 4d 9h 9s 2c"):
         seen["joker-thirteen"].add(j13.evaluate_dun("tail" if len(text) > 8 else "head", cards(text)).label)
+    for special in j13.SPECIALS:  # the special hands' names: a hand making each, every special it makes
+        seen["joker-thirteen"].update(j13.SPECIAL_LABELS[s] for s in j13.specials_of(making(special, rng)))
     for text in ("3c", "3c 3d", "3c 4d 5h 6s 7c", "3c 3d 3h 4s 4c", "3c 3d 3h 3s 4c", "3c 4c 5c 6c 7c",
                  "Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Jh Qs Kc", "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh"):  # fmt: skip
         seen["big-two"].add(b2.classify(cards(text)).hand.label)

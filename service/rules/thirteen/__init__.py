@@ -60,6 +60,7 @@ from service.rules.thirteen.duns import (
 )
 from service.rules.thirteen.rules import BONUS, BONUS_MAX, GSCAS, HAND_SIZE, ORDINARY, PLAYERS, ThirteenRules, bonus
 from service.rules.thirteen.scoring import Matchup, PlayerScore, ProblemCode, RoundScore, score_round
+from service.rules.thirteen.specials import SPECIAL_LABELS, SPECIALS, Special, scored_special, specials_of
 
 CODES = (ArrangementViolation, ProblemCode)
 """The code registries of the game's violations and problems (a test checks that the rules emit each code and
@@ -85,6 +86,8 @@ __all__ = [
     "RUNG",
     "SET_CARDS",
     "SHAPES",
+    "SPECIALS",
+    "SPECIAL_LABELS",
     "TAIL",
     "TWO_PAIR_FLUSH_LABEL",
     "Arrangement",
@@ -100,6 +103,7 @@ __all__ = [
     "PlayerScore",
     "ProblemCode",
     "RoundScore",
+    "Special",
     "ThirteenDeck",
     "ThirteenRules",
     "bonus",
@@ -107,6 +111,8 @@ __all__ = [
     "evaluate_dun",
     "plan_every_shape",
     "score_round",
+    "scored_special",
+    "specials_of",
     "suggest",
     "validate_arrangement",
 ]
