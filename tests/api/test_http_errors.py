@@ -371,9 +371,10 @@ def test_a_nested_object_of_far_too_many_keys_is_refused_at_its_pointer(client):
 def test_the_refusal_of_far_too_many_keys_reads_none_of_the_objects_fields():
     from marshmallow import ValidationError
 
-    from service.api.ofc_pineapple import RowEvaluateRequest
+    from service.api.games import schemas_for
+    from service.rules.games import find_game
 
-    schema = RowEvaluateRequest()
+    schema = schemas_for(find_game("ofc-pineapple"))["RowEvaluateRequest"]()
     most = len(schema.load_fields) + MAX_ERRORS
     with pytest.raises(ValidationError) as refused:
         schema.load({"row": "nowhere", **unknown_keys(most - 1 + 5)})  # 5 unknown keys past the hundred
