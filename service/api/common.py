@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from werkzeug.local import LocalProxy
 
 from service.api import i18n, texts
-from service.api.errors import ApiProblem
+from service.api.errors import UNLISTED, ApiProblem
 from service.api.limits import check_json_depth, read_body, too_deep
 from service.api.loading import fast_load
 from service.api.response import ServiceResponse
@@ -307,9 +307,10 @@ def name_near_fields(schema: Schema, messages: Any, budget: list[int] | None = N
     """Each unknown field of a refused request whose name is close to one of its object's fields gets the
     text that names it ("did you mean row?"), in place in marshmallow's ``messages``, nested objects and
     lists of them included; at most ``NEAR_FIELDS_NAMED`` names are compared, each by its first
-    ``NEAR_FIELD_LENGTH`` characters, so a body of thousands of unknown keys costs what a hundred do."""
+    ``NEAR_FIELD_LENGTH`` characters, so a body of thousands of unknown keys costs what a hundred do. An
+    object refused unread for far too many keys (``StrictSchema``) is a flood, not a typo: none is compared."""
     budget = [NEAR_FIELDS_NAMED] if budget is None else budget
-    if not isinstance(messages, dict):
+    if not isinstance(messages, dict) or UNLISTED in messages:  # an object refused unread: a flood, not typos
         return
     known = {field.data_key or name: field for name, field in schema.fields.items()}
     for key, found in messages.items():

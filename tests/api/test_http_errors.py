@@ -384,3 +384,12 @@ def test_the_refusal_of_far_too_many_keys_reads_none_of_the_objects_fields():
     with pytest.raises(ValidationError) as ordinary:
         schema.load({"row": "nowhere", **unknown_keys(most - 1)})  # one key fewer: every fault, as always
     assert "row" in ordinary.value.messages and "cards" in ordinary.value.messages
+
+
+def test_an_object_refused_for_far_too_many_keys_names_no_near_field(client):
+    """A near name among thousands of keys gets no "did you mean": the flood is refused unread."""
+    raw = json.dumps({"Cards": ["3c"], **unknown_keys(3000)}, separators=(",", ":"))
+    response = client.post("/v1/big-two/plays/classify", data=raw, content_type="application/json")
+    errors = assert_problem(response, 422)["errors"]
+    assert errors[0] == {"pointer": "/Cards", "code": "unknown_field", "message": "Unknown field."}
+    assert len(errors) == 100 and all(e["message"] == "Unknown field." for e in errors)
