@@ -224,3 +224,19 @@ def test_readme_states_the_versioning_policy():
     policy = concepts[concepts.index("### Versions and compatibility") :]
     for phrase in ("`/v1`", "additive", "`info.version`", "CHANGELOG.md", "deprecat", "`/v2`"):
         assert phrase in policy, phrase
+
+
+def test_a_422_reports_the_faults_of_the_first_pass_that_finds_any_as_the_readme_says(post):
+    """README, "Two kinds of "no"": the form's faults first; the rules' only once the form is right."""
+    concepts = section("Concepts")
+    said = re.search(r"So `(\{.*?\})` to `rows/evaluate` answers only\s+`(\w+)` at `(\S+)`; with `Zz` corrected to"
+                     r" `(\w+)`, `(\w+)` at `(\S+)`\.", concepts)  # fmt: skip
+    assert said, "the README's example of the two passes"
+    body = json.loads(said.group(1))
+    status, answer = post("ofc-pineapple/rows/evaluate", body)
+    assert status == 422
+    assert [(e["code"], e["pointer"]) for e in answer["errors"]] == [(said.group(2), said.group(3))]
+    body["cards"] = [said.group(4) if card == "Zz" else card for card in body["cards"]]
+    status, answer = post("ofc-pineapple/rows/evaluate", body)
+    assert status == 422
+    assert [(e["code"], e["pointer"]) for e in answer["errors"]] == [(said.group(5), said.group(6))]
