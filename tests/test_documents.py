@@ -66,7 +66,11 @@ def ignored(name: str) -> bool:
     folders = {path.rsplit("/", 1)[0] + "/" for path in tracked_files() if "/" in path} | {""}
     candidates = [name] if "/" in name else [folder + name for folder in sorted(folders)]
     result = subprocess.run(
-        ["git", "check-ignore", "--no-index", "--stdin"], cwd=ROOT, input="\n".join(candidates), capture_output=True, text=True
+        ["git", "check-ignore", "--no-index", "--stdin"],
+        cwd=ROOT,
+        input="\n".join(candidates),
+        capture_output=True,
+        text=True,
     )
     return bool(result.stdout.strip())
 
@@ -212,7 +216,9 @@ def test_every_class_contributing_names_exists_in_the_code_or_the_contract(name)
 @pytest.mark.parametrize(
     ("name", "file"),
     [
-        pytest.param(name, file, marks=pytest.mark.xfail(strict=True, reason="the recipe names the contract's component"))
+        pytest.param(
+            name, file, marks=pytest.mark.xfail(strict=True, reason="the recipe names the contract's component")
+        )
         if name in RECIPE_BEING_REWRITTEN
         else (name, file)
         for name, file in NAMED_IN_A_FILE

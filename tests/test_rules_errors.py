@@ -27,6 +27,6 @@ def test_every_problem_is_written_and_a_pointer_escapes_its_parts():
         InputProblem((), "not_a_card", {"text": '"y"'}),
     ]
     assert str(InvalidInputError(problems)) == (
-        '/a~1b/c~0d: "x" is not a card: use rank 2-9/T/J/Q/K/A then suit c/d/h/s, e.g. \'As\'; '
-        '"y" is not a card: use rank 2-9/T/J/Q/K/A then suit c/d/h/s, e.g. \'As\''
+        "/a~1b/c~0d: \"x\" is not a card: use rank 2-9/T/J/Q/K/A then suit c/d/h/s, e.g. 'As'; "
+        "\"y\" is not a card: use rank 2-9/T/J/Q/K/A then suit c/d/h/s, e.g. 'As'"
     )
