@@ -25,6 +25,8 @@ from tests.production.test_gunicorn_config import CHOSEN_HERE, GUNICORN, read_co
 
 HOST = "127.0.0.2"
 DEFAULT = 9464
+# test_gunicorn_config.py reads the defaults, which a listener held here on 9464 would move (0.0.0.0)
+pytestmark = pytest.mark.xdist_group("metrics-port")
 
 
 def free_port(host: str) -> int:
