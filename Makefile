@@ -8,12 +8,19 @@ PORT ?= 8000
 # pytest-xdist workers; the suite is sized for a 2-core machine
 TEST_WORKERS ?= 2
 
-.PHONY: run test lint test-tools bench sizing clean container-check fuzz load zh-cn image clients
+.PHONY: run test lint test-tools clients-tools bench sizing clean container-check fuzz load zh-cn image clients
 
-$(VENV)/.run-deps: pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.run-deps: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --editable .
+	touch $@
+
+# The clients extra of pyproject.toml alone (scripts/build-clients --requirements lists it), not the project.
+$(VENV)/.clients-deps: pyproject.toml | $(PY)
+	$(PY) scripts/build-clients --requirements | $(PY) -m pip install --quiet --requirement /dev/stdin
 	touch $@
 
 $(VENV)/.test-deps: pyproject.toml $(VENV)/.run-deps
@@ -66,13 +73,21 @@ sizing: $(VENV)/.test-deps
 
 # The release image, card-rules-service:<version in pyproject.toml>, with its OCI labels (version, revision,
 # source, ...) read from pyproject.toml and git (scripts/build-image; podman, or docker without podman).
+# BUILD_ARGS go to the engine's build as they are, e.g. behind a TLS-intercepting proxy (README, "Container"):
+#   make image BUILD_ARGS='--volume /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro --build-arg PIP_CERT=/etc/ssl/certs/ca-certificates.crt'
+# IMAGE_NAME and CONTAINER_ENGINE, given, reach the script from the environment.
+BUILD_ARGS ?=
 image:
-	bash scripts/build-image
+	bash scripts/build-image $(BUILD_ARGS)
+
+# Node.js, npm and openapi-typescript only (scripts/install-test-tools npm): what the TypeScript package needs.
+clients-tools:
+	@bash scripts/install-test-tools npm
 
 # The client packages, generated from openapi.yaml and versioned with pyproject.toml, built into clients/dist/
-# (gitignored): the Python client's wheel and sdist (openapi-python-client, from the test extra) and the npm
-# package of the TypeScript types (openapi-typescript and npm, from test-tools). scripts/build-clients.
-clients: $(VENV)/.test-deps test-tools
+# (gitignored): the Python client's wheel and sdist (openapi-python-client, the clients extra) and the npm
+# package of the TypeScript types (openapi-typescript and npm, clients-tools). scripts/build-clients.
+clients: $(VENV)/.clients-deps clients-tools
 	$(PY) scripts/build-clients
 
 # As root on Debian: lint the Dockerfile, build the image with podman (base image built locally, no

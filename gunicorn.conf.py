@@ -4,9 +4,11 @@
 """
 
 import atexit
+import errno
 import glob
 import os
 import shutil
+import socket
 import tempfile
 
 
@@ -31,11 +33,62 @@ _port = os.environ.get("PORT", "8000")
 # path. The app reads METRICS_PORT, so it is set here, before the app is imported. METRICS_PORT equal to
 # PORT: one listener, which answers /metrics too. A --bind on the command line replaces both addresses: list
 # the metrics address in it as well, or /metrics answers nowhere.
-_metrics_port = os.environ.get("METRICS_PORT", "").strip() or "9464"
-os.environ["METRICS_PORT"] = _metrics_port
+#
+# 9464 is also the OpenTelemetry Prometheus exporter's default port, so on a developer's machine something
+# else often holds it. METRICS_PORT not given (`make run`): the listener then moves aside to a free port
+# the system picks, and the master logs one line naming it (when_ready, below), so that the service starts
+# anyway. METRICS_PORT given (the image sets it): that port or no start, since Prometheus scrapes it there.
+_DEFAULT_METRICS_PORT = "9464"
+
+
+def _port_taken(host, port):
+    """Whether a listener could not bind host:port now (as gunicorn binds: SO_REUSEADDR, so a port left in
+    TIME_WAIT is free). Another program may still take it before gunicorn binds; then gunicorn says so."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)[0]
+    except (OSError, ValueError):  # an address gunicorn will refuse with its own message
+        return False
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return error.errno == errno.EADDRINUSE
+    return False
+
+
+def _free_port(host):
+    family, kind, proto, _, address = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM)[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.bind(address)
+        return str(probe.getsockname()[1])
+
+
+_metrics_host = os.environ.get("METRICS_HOST", "").strip() or _host
+_metrics_port = os.environ.get("METRICS_PORT", "").strip()
+_metrics_moved_from = None
+if not _metrics_port:
+    _metrics_port = _DEFAULT_METRICS_PORT
+    if _metrics_port != _port and _port_taken(_metrics_host, _metrics_port):
+        _metrics_moved_from, _metrics_port = _metrics_port, _free_port(_metrics_host)
+os.environ["METRICS_PORT"] = _metrics_port  # a reload (SIGHUP) reads it back as given: the port stays
 bind = [f"{_host}:{_port}"]
 if _metrics_port != _port:
-    bind.append(f"{os.environ.get('METRICS_HOST', '').strip() or _host}:{_metrics_port}")
+    bind.append(f"{_metrics_host}:{_metrics_port}")
+
+
+def when_ready(server):
+    """The one line that says where /metrics went when its default port was taken."""
+    if _metrics_moved_from:
+        server.log.warning(
+            "metrics: port %s is in use by another program, so GET /metrics is answered on http://%s:%s/metrics"
+            " instead (set METRICS_PORT to choose its port)",
+            _metrics_moved_from,
+            _metrics_host,
+            _metrics_port,
+        )
+
+
 workers = _env_int("WEB_CONCURRENCY", _cores())
 # WORKER CLASS, chosen by measurement on this 2-core machine: bench/load.py (64 connections, every
 # operation of the spec plus 20% malformed requests, 2 workers, 30 s per row, the clients on the same

@@ -46,6 +46,11 @@ class InputProblem:
         return messages.Message(self.domain, self.code, self.params)
 
 
+def _pointer(path: Path) -> str:
+    """``path`` as a JSON pointer (RFC 6901): ``("players", 2, "head")`` is ``/players/2/head``."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
 class RulesError(Exception):
     """Base of every exception the rules core raises on purpose."""
 
@@ -58,7 +63,9 @@ class InvalidInputError(RulesError):
         super().__init__()
 
     def __str__(self) -> str:  # English, for a log or a library caller; never on the answering path
-        return "; ".join(f"{'/'.join(map(str, p.path))}: {p.message}" for p in self.problems)
+        """Each problem as the 422 writes it, its JSON pointer then its text; a problem of the whole input
+        (an empty path) is its text alone."""
+        return "; ".join(f"{_pointer(p.path)}: {p.message}" if p.path else p.message for p in self.problems)
 
     def at(self, *prefix: PathPart) -> InvalidInputError:
         """The same problems, with ``prefix`` put in front of every path (for nested requests)."""

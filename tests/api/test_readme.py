@@ -224,3 +224,38 @@ def test_readme_states_the_versioning_policy():
     policy = concepts[concepts.index("### Versions and compatibility") :]
     for phrase in ("`/v1`", "additive", "`info.version`", "CHANGELOG.md", "deprecat", "`/v2`"):
         assert phrase in policy, phrase
+
+
+def test_a_422_reports_the_faults_of_the_first_pass_that_finds_any_as_the_readme_says(post):
+    """README, "Two kinds of "no"": the form's faults first; the rules' only once the form is right."""
+    concepts = section("Concepts")
+    said = re.search(r"So `(\{.*?\})` to `rows/evaluate` answers only\s+`(\w+)` at `(\S+)`; with `Zz` corrected to"
+                     r" `(\w+)`, `(\w+)` at `(\S+)`\.", concepts)  # fmt: skip
+    assert said, "the README's example of the two passes"
+    body = json.loads(said.group(1))
+    status, answer = post("ofc-pineapple/rows/evaluate", body)
+    assert status == 422
+    assert [(e["code"], e["pointer"]) for e in answer["errors"]] == [(said.group(2), said.group(3))]
+    body["cards"] = [said.group(4) if card == "Zz" else card for card in body["cards"]]
+    status, answer = post("ofc-pineapple/rows/evaluate", body)
+    assert status == 422
+    assert [(e["code"], e["pointer"]) for e in answer["errors"]] == [(said.group(5), said.group(6))]
+
+
+CHANGELOG_GROUPS = ["Games", "Rule sets", "Operations", "Production", "Integration"]
+
+
+def test_each_release_of_the_changelog_is_grouped_as_users_read_it():
+    """Since 0.2.0: every release's entries under the five groups, in that order, each entry saying its kind;
+    "Unreleased" may hold the same groups (or nothing)."""
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.split(r"^## ", changelog, flags=re.M)[1:]
+    grouped = [r for r in releases if not r.startswith(("0.1.0", "Unreleased"))]
+    assert grouped and grouped[-1].startswith("0.2.0")
+    for release in grouped + [r for r in releases if r.startswith("Unreleased")]:
+        groups = re.findall(r"^### (.+)$", release, re.M)
+        assert groups == [g for g in CHANGELOG_GROUPS if g in groups], groups
+        entries = re.findall(r"^- (.*)$", release[release.find("### ") :] if groups else "", re.M)
+        assert all(re.match(r"\*\*(Added|Changed|Fixed|Deprecated|Removed)\*\* ", e) for e in entries), entries
+    assert re.findall(r"^### (.+)$", grouped[-1], re.M) == CHANGELOG_GROUPS
+    assert "Upgrading from 0.1.0" in grouped[-1] and "Nothing breaks within `/v1`" in grouped[-1]

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT
-from tests.integration.contract import OPERATIONS, POST_OPERATIONS, SPEC
+from tests.integration.contract import GAME_TAGS, OPERATIONS, POST_OPERATIONS, SPEC
 
 VENV_BIN = Path(sys.executable).parent
 NODE_BIN = ROOT / ".tools" / "node" / "node_modules" / ".bin"
@@ -134,16 +134,22 @@ def imported_modules(path: Path) -> set[str]:
     return found
 
 
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+README_CLIENTS = README[README.index("### Generated clients") : README.index("### Using the rules as a library")]
+
+
 def test_readme_python_snippet_runs_from_any_folder(python_client, live_server, tmp_path, monkeypatch, capsys):
-    """README, "Generated clients": the Python snippet, run from a folder that is not the repository's, prints
-    what its comment says; the third-party packages the README names are the ones the generated code imports."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    clients = readme[readme.index("### Generated clients") :]
+    """README, "Generated clients": the Python snippet, one call per game, run from a folder that is not the
+    repository's, prints what each print's comment says; the third-party packages the README names are the
+    ones the generated code imports."""
+    clients = README_CLIENTS
     snippet = re.search(r"```python\n(.*?)```", clients, re.S).group(1)
-    printed = re.search(r"^print\(.*\)  # (.*)$", snippet, re.M).group(1)
+    printed = re.findall(r"^print\(.*\)  # (.*)$", snippet, re.M)
+    called = set(re.findall(r"^from card_rules_client\.api\.(\w+) import", snippet, re.M))
+    assert called == {tag.replace("-", "_") for tag in GAME_TAGS}  # one call per game
     monkeypatch.chdir(tmp_path)
     exec(compile(snippet.replace("http://127.0.0.1:8000", live_server.base_url), "README.md", "exec"), {})
-    assert capsys.readouterr().out.strip() == printed
+    assert capsys.readouterr().out.splitlines() == printed
 
     package = Path(python_client.__file__).parent
     imported = {name.split(".")[0] for f in package.rglob("*.py") for name in imported_modules(f)}
@@ -151,6 +157,34 @@ def test_readme_python_snippet_runs_from_any_folder(python_client, live_server, 
     assert third_party == {"httpx", "attrs"}, third_party
     named = clients[: clients.index("```")]
     assert "`httpx`" in named and "`attrs`" in named and "dateutil" not in named
+
+
+def component(ref: dict[str, str]) -> str:
+    return ref["$ref"].removeprefix("#/components/schemas/")
+
+
+def test_readme_names_every_operations_module_request_and_answer_model(python_client):
+    """README, "Generated clients": the table of models is the contract's, one row per game operation, and
+    each name is in the generated package (the thirteen game's answers under names of their own)."""
+    table = re.search(r"<!-- client-models -->\n(.*?)<!-- /client-models -->", README_CLIENTS, re.S).group(1)
+    rows = re.findall(r"^\| `([\w-]+)` \| `(\w+)` \| `api\.(\w+)\.(\w+)` \| `(\w+)` \| `(\w+)` \|$", table, re.M)
+    expected = []
+    for op in POST_OPERATIONS:
+        if op.tag in GAME_TAGS:
+            spec_op = SPEC["paths"][op.path]["post"]
+            request = component(spec_op["requestBody"]["content"]["application/json"]["schema"])
+            answer = component(spec_op["responses"]["200"]["content"]["application/json"]["schema"])
+            module = "".join("_" + c.lower() if c.isupper() else c for c in op.operation_id)
+            expected.append((op.tag, op.operation_id, op.tag.replace("-", "_"), module, request, answer))
+    assert sorted(rows) == sorted(expected)
+    models = importlib.import_module(f"{PACKAGE}.models")
+    for _, _, package, module, request, answer in rows:
+        assert callable(importlib.import_module(f"{PACKAGE}.api.{package}.{module}").sync)
+        assert isinstance(getattr(models, request), type) and isinstance(getattr(models, answer), type)
+    assert {answer for tag, *_, answer in rows if tag == "thirteen"} == {
+        "ThirteenDunValue", "ThirteenDunComparison", "ThirteenArrangementValidation", "ThirteenRoundScore",
+        "ThirteenSuggestion",
+    }  # fmt: skip
 
 
 # --- TypeScript: openapi-typescript + tsc -------------------------------------------------------------

@@ -16,7 +16,9 @@ Each artifact is built once per session; the tests share one xdist worker so tha
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -94,6 +96,73 @@ def test_make_image_tags_the_version_and_passes_every_label_from_pyproject_and_g
                       "revision": "REVISION", "source": "SOURCE", "licenses": "LICENSES"}  # fmt: skip
 
 
+def readme_container() -> str:
+    return README[README.index("## Container") : README.index("## Releases")]
+
+
+def shell_words(command: str) -> list[str]:
+    return shlex.split(command.replace("\\\n", " "))
+
+
+def test_the_readme_runs_the_image_with_container_checks_flags():
+    section = readme_container()
+    commands = re.findall(r"^(?:podman|docker) run (?:.*\\\n)*.*$", section, re.M)
+    assert [c.split()[0] for c in commands] == ["podman", "docker"]
+    script = (ROOT / "scripts" / "container-check").read_text(encoding="utf-8")
+    run = shell_words(re.search(r"podman_q run (.*?)\"\$IMAGE\"", script, re.S).group(1))
+    for command in commands:
+        words = shell_words(command)
+        pairs = set(zip(words, words[1:]))
+        for flag, value in zip(run, run[1:]):
+            if flag in ("--tmpfs", "--shm-size", "--cap-drop", "--security-opt", "--env"):
+                assert (flag, value) in pairs, (command.split()[0], flag, value)
+        assert "--read-only" in words
+        assert ("--publish", "127.0.0.1:8000:8000") in pairs and ("--publish", "127.0.0.1:9464:9464") in pairs
+        assert words[-1].endswith(IMAGE)
+    runtime = re.search(r"PODMAN_RUNTIME=\((.*?)\)", script).group(1)
+    assert f"`{runtime}`" in section  # the flags for a machine like the check's
+
+
+def test_the_readme_builds_behind_a_proxy_as_container_check_does():
+    section = readme_container()
+    for setting in ("`CONTAINER_ENGINE`", "`IMAGE_NAME`", "`BUILD_ARGS`", "`PIP_CERT`"):
+        assert setting in section, setting
+    build_args = shell_words(re.search(r"^make image BUILD_ARGS=(.*)$", section, re.M).group(1))[0].split()
+    script = (ROOT / "scripts" / "container-check").read_text(encoding="utf-8")
+    bundle = "/etc/ssl/certs/ca-certificates.crt"  # the script's default HOST_CA_BUNDLE, mounted where it is
+    assert f"HOST_CA_BUNDLE=${{HOST_CA_BUNDLE:-{bundle}}}" in script
+    assert build_args == ["--volume", f"{bundle}:{bundle}:ro", "--build-arg", f"PIP_CERT={bundle}"]
+    assert '--volume "$HOST_CA_BUNDLE:/etc/ssl/certs/ca-certificates.crt:ro"' in script
+    assert "--build-arg PIP_CERT=/etc/ssl/certs/ca-certificates.crt" in script
+    assert "ARG PIP_CERT" in (ROOT / "Dockerfile").read_text(encoding="utf-8")
+
+
+def test_make_image_passes_build_args_and_the_settings_to_the_script():
+    result = run(["make", "--dry-run", "image", "BUILD_ARGS=--pull=never --build-arg PIP_CERT=/ca.crt"], cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["bash scripts/build-image --pull=never --build-arg PIP_CERT=/ca.crt"]
+    named = run(["bash", str(ROOT / "scripts" / "build-image"), "--dry-run"], cwd=ROOT,
+                env={**os.environ, "IMAGE_NAME": "registry.example.com/rules", "CONTAINER_ENGINE": "docker"})  # fmt: skip
+    command = named.stdout.splitlines()
+    assert (
+        command[:2] == ["docker", "build"]
+        and command[command.index("--tag") + 1] == f"registry.example.com/rules:{VERSION}"
+    )
+
+
+def test_make_clients_installs_only_what_building_the_clients_needs():
+    """The clients extra (not the test extra, not the project) and the npm tools (no chromium, no nginx)."""
+    result = run(["make", "--dry-run", "--always-make", "clients"], cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert "[test]" not in result.stdout and "--editable" not in result.stdout
+    assert "scripts/build-clients --requirements | .venv/bin/python -m pip install" in result.stdout
+    assert "bash scripts/install-test-tools npm" in result.stdout
+    clients = PROJECT["optional-dependencies"]["clients"]
+    assert any(r.startswith("openapi-python-client==") for r in clients) and len(clients) == 2
+    listed = run([sys.executable, str(ROOT / "scripts" / "build-clients"), "--requirements"])
+    assert listed.stdout.splitlines() == clients
+
+
 def test_the_description_names_the_five_games():
     games = re.split(r", | and ", PROJECT["description"].partition("card games: ")[2])
     assert games == ["Pineapple OFC", "classic OFC", "Joker Thirteen", "Thirteen", "Taiwanese Big Two"]
@@ -105,7 +174,9 @@ def test_the_description_names_the_five_games():
 def build_clients(out: Path, only: str) -> list[Path]:
     result = run([sys.executable, str(ROOT / "scripts" / "build-clients"), "--out", str(out), "--only", only])
     assert result.returncode == 0, result.stdout + result.stderr
-    return [Path(line) for line in result.stdout.splitlines()]
+    artifacts = [Path(line) for line in result.stdout.splitlines()]
+    assert sorted(out.iterdir()) == sorted(artifacts)  # the artifacts alone: no generated sources left behind
+    return artifacts
 
 
 @pytest.fixture(scope="session")
@@ -135,10 +206,10 @@ with Client(base_url=sys.argv[1], raise_on_unexpected_status=True) as client:
 
 def test_the_python_client_is_a_wheel_and_an_sdist_of_the_version(python_client_dist):
     assert [p.name for p in python_client_dist] == [
-        f"card-rules-client-{VERSION}.tar.gz",
         f"card_rules_client-{VERSION}-py3-none-any.whl",
+        f"card_rules_client-{VERSION}.tar.gz",
     ]
-    with zipfile.ZipFile(python_client_dist[1]) as wheel:
+    with zipfile.ZipFile(python_client_dist[0]) as wheel:
         metadata = wheel.read(f"card_rules_client-{VERSION}.dist-info/METADATA").decode()
         assert "card_rules_client/py.typed" in wheel.namelist()
     assert f"\nVersion: {VERSION}\n" in metadata
@@ -147,7 +218,7 @@ def test_the_python_client_is_a_wheel_and_an_sdist_of_the_version(python_client_
 
 def test_the_python_client_wheel_in_a_fresh_venv_calls_the_live_server(python_client_dist, live_server, tmp_path):
     python = fresh_venv(tmp_path / "venv")
-    installed = pip_install(python, str(python_client_dist[1]))
+    installed = pip_install(python, str(python_client_dist[0]))
     if installed.returncode != 0:
         pytest.fail(
             "pip could not install the client's wheel with its dependencies (httpx, attrs) from the package "
