@@ -193,6 +193,20 @@ def test_a_tables_own_multipliers_score_by_them(post):
     assert [f["reason"] for f in score["losers"][1]["factors"]] == ["5-13 cards left"]
 
 
+def test_the_rule_books_worked_example_pays_3960_in_hong_kong_with_the_house_multipliers_and_dragons(post):
+    """計算範例 at the common game's table scored with the house multipliers: 丙 still holds four 5s, so
+    「×3（10–12 張）× 2（怪物未出）」 whatever the table's monsters (none); +3,960, not +2,760."""
+    house = {key: written(TAIWAN)[key] for key in ("loser_multipliers", "winner_multipliers")}
+    body = {"base": 10, "winner": {"last_play": ["2s", "2h"], "grand_slam": False},
+            "losers": [{"cards": "3c 7d Jh".split()}, {"cards": "2c 4d 6d 6s 8c Td Th Qs Kc".split()},
+                       {"cards": "5c 5d 5h 5s 3h 4h 9d 6h 7s 8h".split()}]}  # fmt: skip
+    score = at(post, "big-two/games/score", body, "hong-kong", dragons=True, **house)
+    assert [loser["points"] for loser in score["losers"]] == [-120, -1440, -2400]
+    assert score["winner"]["points"] == 3960 == at(post, "big-two/games/score", body)["winner"]["points"]
+    assert [(f["factor"], f["value"], f["cards"]) for f in score["losers"][2]["factors"]] == [
+        ("cards_left_tier", 3, []), ("monster_held", 2, ["5d", "5c", "5h", "5s"])]  # fmt: skip
+
+
 # ---- the state a question needs, and one shape of a table --------------------------------------------
 
 

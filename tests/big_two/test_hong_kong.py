@@ -13,6 +13,7 @@ from service.rules.big_two import (
     HONG_KONG,
     TAIWAN,
     Action,
+    Combination,
     cards_left_tiers,
     score_game,
     validate_game,
@@ -127,3 +128,102 @@ def test_a_tables_own_tiers_are_named_by_their_bounds():
     assert [loser.points for loser in score.losers] == [-10 * 7 * 2, -10 * 1 * 1, -10 * 13 * 5]
     with pytest.raises(InvalidInputError):
         HONG_KONG.with_parameters(cards_left_tiers=(tiers[0], replace(tiers[1], most=11), *tiers[2:]))
+
+
+# ---- the house multipliers at another table: monster factors count shapes --------------------------------
+
+HOUSE_MULTIPLIERS = {key: TAIWAN.describe()[key] for key in ("loser_multipliers", "winner_multipliers")}
+# the common game scored with the house multipliers, dragons allowed: still no monsters to beat with
+HONG_KONG_HOUSE_SCORED = HONG_KONG.with_description({**HOUSE_MULTIPLIERS, "dragons": True})
+TAIWAN_NO_MONSTERS = TAIWAN.with_parameters(monsters=())  # a table's own: quads and straight flushes beat nothing more
+SHAPE_TABLES = [TAIWAN, HONG_KONG_HOUSE_SCORED, TAIWAN_NO_MONSTERS]
+SHAPE_IDS = ["taiwan", "hong-kong-house-scored", "taiwan-no-monsters"]
+DRAGON = cards("Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Jh Qs Kd")  # no 3 of clubs, one 2
+
+
+def factor_list(factors) -> list[tuple[str, int]]:
+    return [(f.factor.value, f.value) for f in factors]
+
+
+@pytest.mark.parametrize("rules", SHAPE_TABLES, ids=SHAPE_IDS)
+def test_the_rule_books_worked_example_pays_3960_wherever_the_house_multipliers_apply(rules):
+    """計算範例: base 10, the last play a pair of 2s; 甲 3 cards, 乙 9 with one 2, 丙 10 still holding four of
+    a kind, 「×3（10–12 張）× 2（怪物未出）＝ ×6」 → 10 × 10 × 6 × 4 = 2,400; the winner +3,960. 怪物未出 is
+    what the cards are, so a table whose monsters beat nothing more pays it too (it paid +2,760 before)."""
+    jia, yi, bing = cards("3c 7d Jh"), cards("2c 4d 6d 6s 8c Td Th Qs Kc"), cards("5c 5d 5h 5s 3h 4h 9d 6h 7s 8h")
+    score = score_game(10, cards("2s 2h"), False, [jia, yi, bing], rules)
+    assert factor_list(score.winner.factors) == [("twos_finish", 4)]
+    assert [factor_list(loser.factors) for loser in score.losers] == [
+        [("cards_left_tier", 1)],
+        [("cards_left_tier", 2), ("twos_held", 2)],
+        [("cards_left_tier", 3), ("monster_held", 2)],
+    ]
+    assert [loser.points for loser in score.losers] == [-120, -1440, -2400]
+    assert score.winner.points == 3960
+    assert score.losers[2].factors[1].cards == tuple(sorted(cards("5c 5d 5h 5s"), key=rules.ladder.key.__getitem__))
+    assert score_game(10, cards("2s 2h"), False, [jia, yi, bing], HONG_KONG).winner.points == 10 * (3 + 9 * 2 + 10 * 3)
+
+
+@pytest.mark.parametrize("rules", SHAPE_TABLES, ids=SHAPE_IDS)
+@pytest.mark.parametrize(
+    ("held", "kinds"),
+    [
+        ("9c 9d 9h 9s 4d", ["four_of_a_kind"]),
+        ("4h 5h 6h 7h 8h Kd", ["straight_flush"]),
+        ("9c 9d 9h 9s 4h 5h 6h 7h 8h", ["four_of_a_kind", "straight_flush"]),
+        (" ".join(map(str, DRAGON)), ["dragon"]),
+    ],
+)
+def test_a_loser_still_holding_four_of_a_kind_a_straight_flush_or_a_dragon_pays_the_monster_held_factor(
+    rules, held, kinds
+):
+    """「怪物未出：剩餘手牌中還組得出鐵支、同花順、一條龍或一條青龍」, once, at any table that sets it (a dragon
+    where dragons are played)."""
+    score = score_game(1, cards("3c"), False, [cards(held), cards("Qc"), cards("Qh")], rules)
+    assert factor_list(score.losers[0].factors)[-1] == ("monster_held", 2)
+    assert score.losers[0].factors[-1].params["kinds"] == kinds
+
+
+@pytest.mark.parametrize("rules", SHAPE_TABLES, ids=SHAPE_IDS)
+@pytest.mark.parametrize(
+    ("last_play", "expected"),
+    [
+        ("9c 9d 9h 9s Kc", [("monster_finish", 2)]),
+        ("4h 5h 6h 7h 8h", [("monster_finish", 2)]),
+        (" ".join(map(str, DRAGON)), [("twos_finish", 2), ("monster_finish", 2)]),
+    ],
+)
+def test_finishing_with_four_of_a_kind_a_straight_flush_or_a_dragon_pays_the_monster_finish_factor(
+    rules, last_play, expected
+):
+    """「怪物收尾：贏家最後一手牌是鐵支、同花順或一條龍」, at any table that sets it."""
+    losers = [cards("Qc"), cards("Qd"), cards("Qh")] if len(cards(last_play)) == 5 else [[c] for c in cards("3c 3d 3s")]
+    score = score_game(1, cards(last_play), False, losers, rules)
+    assert factor_list(score.winner.factors) == expected
+
+
+def test_a_green_dragon_is_a_dragon_finish_where_the_table_sets_no_green_dragon_factor():
+    """「一條青龍…×20（取代怪物收尾的 ×2）」: a green dragon is one of the dragons (「花色不限」); where the
+    table sets no factor of its own for it (1), the dragon's 怪物收尾 is what it pays."""
+    clubs = [c for c in DECK if c.suit is Suit.CLUBS]
+    losers = [[c] for c in cards("3h 3d 3s")]
+    green_as_house = score_game(1, clubs, False, losers, HONG_KONG_HOUSE_SCORED)
+    assert factor_list(green_as_house.winner.factors)[-1] == ("green_dragon_finish", 20)
+    plain = HONG_KONG_HOUSE_SCORED.with_parameters(green_dragon_finish=1)
+    assert factor_list(score_game(1, clubs, False, losers, plain).winner.factors) == [
+        ("three_of_clubs_finish", 2),
+        ("twos_finish", 2),
+        ("monster_finish", 2),
+    ]
+
+
+def test_a_shape_the_table_does_not_let_be_played_is_no_monster_left_in_hand():
+    """Four of a kind is no play at a table without it: four 9s and a card are no 鐵支 that 「組得出」 there,
+    while a straight flush still is."""
+    no_quads = TAIWAN.with_parameters(
+        plays=tuple(c for c in TAIWAN.plays if c is not Combination.FOUR_OF_A_KIND),
+        five_card_order=tuple(c for c in TAIWAN.five_card_order if c is not Combination.FOUR_OF_A_KIND),
+        monsters=(),
+    )
+    score = score_game(1, cards("3c"), False, [cards("9c 9d 9h 9s 4d"), cards("4h 5h 6h 7h 8h"), cards("Qs")], no_quads)
+    assert [factor_list(loser.factors)[1:] for loser in score.losers] == [[], [("monster_held", 2)], []]
