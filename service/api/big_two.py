@@ -420,7 +420,9 @@ def plays_compare() -> Response:
 
 
 @blueprint.post("/moves/validate")
-@rule_codes(b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=[INCONSISTENT, *TURN_STATE])
+@rule_codes(
+    b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=[INCONSISTENT, *TURN_STATE, "first_lead_hand"]
+)
 def moves_validate() -> Response:
     body = load_body(_move_validate)
     rules = table_rules(body)

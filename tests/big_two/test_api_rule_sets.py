@@ -141,8 +141,11 @@ def test_a2345_against_a2345_is_decided_by_the_2s_in_taiwan_and_by_the_5s_in_hon
     assert (hong_kong["beats"], hong_kong["reason"], hong_kong["play"]["cards"][0]) == (False, "lower", "5h")
 
 
+FIRST_HAND = "3c 3d 4c 6s 7d 8c 9s Th Jd Qc Ks Ah 2d".split()  # dealt to the holder of 3c and 3d, before any play
+
+
 def test_a_first_play_without_the_3_of_diamonds_is_illegal_in_hong_kong(post):
-    body = {"hand": ["3d", "4c", "9s"], "table": None, "action": {"type": "play", "cards": ["4c"]},
+    body = {"hand": FIRST_HAND, "table": None, "action": {"type": "play", "cards": ["4c"]},
             "first_lead": True, "passed": False}  # fmt: skip
     hong_kong = at(post, "big-two/moves/validate", body, "hong-kong")
     assert (hong_kong["legal"], [v["code"] for v in hong_kong["violations"]]) == (
@@ -224,12 +227,44 @@ def test_the_state_a_table_makes_matter_is_required_there_and_only_there(post):
 
 
 def test_a_first_lead_onto_a_table_is_impossible_input(post):
-    body = {"hand": ["3d", "4c"], "table": ["3c"], "action": {"type": "play", "cards": ["4c"]}, "first_lead": True}
+    body = {"hand": FIRST_HAND, "table": ["3s"], "action": {"type": "play", "cards": ["4c"]}, "first_lead": True,
+            "passed": False, "rule_set": "hong-kong"}  # fmt: skip
     status, problem = post("big-two/moves/validate", body)
     assert (status, [(e["pointer"], e["code"]) for e in problem["errors"]]) == (
         422,
         [("/table", "first_lead_with_table")],
     )
+
+
+@pytest.mark.parametrize(
+    ("named", "refused"),
+    [
+        ({}, False),
+        ({"rule_set": "hong-kong"}, True),
+        ({"rule_set": "taiwan", "rules": {"first_play_has_lowest_card": True}}, True),
+        ({"rule_set": "hong-kong", "rules": {"first_play_has_lowest_card": False}}, False),
+    ],
+    ids=["taiwan", "hong-kong", "taiwan-lowest-first", "hong-kong-any-first"],
+)
+def test_a_first_lead_is_refused_alike_where_the_table_reads_it_and_answered_where_it_does_not(post, named, refused):
+    """plays/legal and moves/validate give one answer: where the first play must hold the lowest card, a
+    first lead from fewer than 13 cards is a 422 ``first_lead_hand`` in both (onto a table, with
+    ``first_lead_with_table``); elsewhere ``first_lead`` is read as false and the question is answered."""
+    hand, state = ["3c", "3d", "4c"], {"first_lead": True, "passed": False, **named}
+    for table, pointed in ((None, ["/hand"]), (["3s"], ["/table", "/hand"])):
+        move = {"hand": hand, "table": table, "action": {"type": "play", "cards": ["4c"]}, **state}
+        listing = {"hand": hand, "table": None if table is None else {"cards": table}, **state}
+        (status, moved), (listed_status, listed) = post("big-two/moves/validate", move), post(
+            "big-two/plays/legal", listing)  # fmt: skip
+        if refused:
+            assert (status, pointers(moved)) == (listed_status, pointers(listed)) == (422, pointed)
+            assert [e["code"] for e in moved["errors"]] == [e["code"] for e in listed["errors"]]
+            assert moved["errors"][-1]["code"] == "first_lead_hand"
+        else:
+            assert (status, listed_status, moved["legal"]) == (200, 200, True)
+            assert moved == at(post, "big-two/moves/validate", {**move, "first_lead": False})
+            assert listed == at(post, "big-two/plays/legal", {**listing, "first_lead": False})
+            assert listed["count"] == (4 if table is None else 1)  # three singles and the pair; on the 3s, the 4c
 
 
 def test_a_table_is_written_as_its_cards_or_with_its_seat_in_every_operation(post):

@@ -15,6 +15,7 @@ from service.rules.big_two import (
     Action,
     Combination,
     cards_left_tiers,
+    list_plays,
     score_game,
     validate_game,
     validate_move,
@@ -35,14 +36,17 @@ def codes(result) -> list[str]:
     return [v.code for v in result.violations]
 
 
+# the 13 cards dealt to the holder of the 3 of diamonds (and of the 3 of clubs): a game's first lead
+FIRST_HAND = cards("3c 3d 4c 6s 7d 8c 9s Th Jd Qc Ks Ah 2d")
+
+
 def test_the_games_first_play_must_hold_the_3_of_diamonds_in_hong_kong_and_need_not_in_taiwan():
-    hand = cards("3d 4c 9s")
-    assert codes(validate_move(hand, None, play("4c"), HONG_KONG, first_lead=True, passed=False)) == [
+    assert codes(validate_move(FIRST_HAND, None, play("4c"), HONG_KONG, first_lead=True, passed=False)) == [
         "first_play_without_lowest_card"
     ]
-    assert validate_move(hand, None, play("3d 4c 9s"[:2]), HONG_KONG, first_lead=True, passed=False).legal
-    assert validate_move(cards("3c 4c 9s"), None, play("4c"), TAIWAN, first_lead=True).legal
-    found = validate_move(hand, None, play("4c"), HONG_KONG, first_lead=True, passed=False).violations[0]
+    assert validate_move(FIRST_HAND, None, play("3d"), HONG_KONG, first_lead=True, passed=False).legal
+    assert validate_move(FIRST_HAND, None, play("4c"), TAIWAN, first_lead=True).legal
+    found = validate_move(FIRST_HAND, None, play("4c"), HONG_KONG, first_lead=True, passed=False).violations[0]
     assert found.message == "the game's first play must contain 3d"
 
 
@@ -55,10 +59,57 @@ def test_a_play_after_a_pass_in_the_same_trick_is_illegal_in_hong_kong_and_not_i
     assert validate_move(hand, cards("8c"), play("9s"), TAIWAN, passed=True).legal  # 「PASS 可以回頭」
 
 
+def refused(function, *args, **kwargs) -> list[tuple[tuple, str]]:
+    with pytest.raises(InvalidInputError) as raised:
+        function(*args, **kwargs)
+    return [(p.path, p.code) for p in raised.value.problems]
+
+
 def test_a_first_play_onto_a_table_is_impossible_input():
-    with pytest.raises(InvalidInputError) as refused:
-        validate_move(cards("3d 4c"), cards("3c"), play("4c"), HONG_KONG, first_lead=True, passed=False)
-    assert [(p.path, p.code) for p in refused.value.problems] == [(("table",), "first_lead_with_table")]
+    first = {"first_lead": True, "passed": False}
+    assert refused(validate_move, FIRST_HAND, cards("3s"), play("4c"), HONG_KONG, **first) == [
+        (("table",), "first_lead_with_table")
+    ]
+
+
+# A table's own rules: the house rules whose first play must hold the 3 of clubs, the common game's whose need not
+TAIWAN_LOWEST_FIRST = TAIWAN.with_parameters(first_play_has_lowest_card=True)
+HONG_KONG_ANY_FIRST = HONG_KONG.with_parameters(first_play_has_lowest_card=False)
+
+
+@pytest.mark.parametrize(
+    ("rules", "lowest"), [(HONG_KONG, "3d"), (TAIWAN_LOWEST_FIRST, "3c")], ids=["hong-kong", "taiwan-lowest-first"]
+)
+def test_a_first_lead_from_fewer_than_13_cards_or_without_the_lowest_card_is_impossible_input_where_it_is_read(
+    rules, lowest
+):
+    """Where the first play must hold the lowest card, the game's first lead is that card's holder leading from
+    the 13 cards dealt: moves/validate refuses any other first lead as plays/legal does (``first_lead_hand``)."""
+    without = [*cards("5h"), *(c for c in FIRST_HAND if c.text != lowest)]  # 13 cards, not the lowest
+    first = {"first_lead": True, "passed": False}
+    for hand in (cards(f"{lowest} 4c 9s"), without):
+        expected = [(("hand",), "first_lead_hand")]
+        assert refused(validate_move, hand, None, play(lowest), rules, **first) == expected
+        assert refused(list_plays, hand, rules=rules, **first) == expected
+    assert refused(validate_move, cards("3c 3d 4c"), cards("5s"), play("4c"), rules, **first) == [
+        (("table",), "first_lead_with_table"),
+        (("hand",), "first_lead_hand"),
+    ]
+
+
+@pytest.mark.parametrize("rules", [TAIWAN, HONG_KONG_ANY_FIRST], ids=["taiwan", "hong-kong-any-first"])
+def test_first_lead_is_read_as_false_where_the_first_play_need_not_hold_the_lowest_card(rules):
+    """Where the first play is any lead, ``first_lead: true`` changes nothing and is never refused: a short
+    hand, a hand without the lowest card, even a table, are answered as the same question without it."""
+    ask = {"passed": False} if rules.pass_locks else {}
+    for hand, table in ((cards("3c 4c 9s"), None), (cards("4c 9s"), None), (cards("3c 4c 9s"), cards("3s"))):
+        for action in (play("4c"), play("9s"), Action.pass_()):
+            moved = validate_move(hand, table, action, rules, first_lead=True, **ask)
+            assert moved == validate_move(hand, table, action, rules, first_lead=False, **ask)
+        listed = list_plays(hand, table, first_lead=True, rules=rules, **ask)
+        assert listed == list_plays(hand, table, first_lead=False, rules=rules, **ask)
+    assert validate_move(cards("4c 9s"), None, play("4c"), rules, first_lead=True, **ask).legal
+    assert [len(g.plays) for g in list_plays(cards("4c 9s"), first_lead=True, rules=rules, **ask).groups] == [2]
 
 
 def test_the_holder_of_the_3_of_diamonds_leads_in_hong_kong_with_it():
