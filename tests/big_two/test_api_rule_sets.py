@@ -333,6 +333,23 @@ def test_a_locked_out_seat_is_skipped_for_the_rest_of_the_trick(post):
         True, 3, None, [])  # fmt: skip
 
 
+def test_a_locked_seats_turn_may_be_written_as_a_pass(post):
+    """Seat 2 passed and is out of the trick: when seat 1's pass ends it, a record may write seat 2's turn as a
+    pass before seat 3 leads again, or leave it out; the same game either way. Seat 2 plays only in the next
+    trick."""
+    skipped = [play(1, "3d"), pass_(2), play(3, "2s"), pass_(0), pass_(1), play(3, "Qc")]
+    written = [play(1, "3d"), pass_(2), play(3, "2s"), pass_(0), pass_(1), pass_(2), play(3, "Qc")]
+    answers = [at(post, "big-two/games/validate", {"base": 1, "hands": HONG_KONG_DEAL, "actions": actions},
+                  "hong-kong") for actions in (skipped, written)]  # fmt: skip
+    assert [(a["legal"], a["violations"], a["state"]["turn"], a["state"]["table_seat"]) for a in answers] == [
+        (True, [], 0, 3)] * 2  # fmt: skip
+    assert (answers[0]["state"].pop("actions_replayed"), answers[1]["state"].pop("actions_replayed")) == (6, 7)
+    assert answers[0]["state"] == answers[1]["state"]
+    played = [play(1, "3d"), pass_(2), play(3, "2s"), pass_(0), pass_(1), play(2, "7c")]
+    late = at(post, "big-two/games/validate", {"base": 1, "hands": HONG_KONG_DEAL, "actions": played}, "hong-kong")
+    assert [(v["code"], v["index"]) for v in late["violations"]] == [("passed_this_trick", 5)]
+
+
 # ---- refusals ---------------------------------------------------------------------------------
 
 

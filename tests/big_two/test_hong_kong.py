@@ -136,7 +136,77 @@ def test_a_seat_that_passed_is_skipped_for_the_rest_of_the_trick_in_hong_kong():
     record = validate_game(10, SUITED, LOCKED, HONG_KONG)
     assert (record.legal, record.state.turn, record.state.table_seat) == (True, 3, 1)  # seat 2 is out
     late = validate_game(10, SUITED, [*LOCKED, play("8h", 2)], HONG_KONG)
-    assert [(v.code, v.index, v.params) for v in late.violations] == [("not_your_turn", 5, {"seat": 3, "actual": 2})]
+    assert [(v.code, v.index) for v in late.violations] == [("passed_this_trick", 5)]
+    early = validate_game(10, SUITED, [*LOCKED, play("8c", 0)], HONG_KONG)
+    assert [(v.code, v.index, v.params) for v in early.violations] == [("not_your_turn", 5, {"seat": 3, "actual": 0})]
+
+
+TAIWAN_LOCKS = TAIWAN.with_parameters(pass_locks=True)
+
+
+def relative_record(rules, text: str) -> list[Action]:
+    """A record written from the leader's seat (the holder of the table's lowest card, seat L): ``"0:3"`` is
+    seat L playing its 3, ``"1:-"`` seat L+1 passing. Each seat of ``SUITED`` holds one suit."""
+    leader = next(s for s, hand in enumerate(SUITED) if rules.ladder.lowest_card in hand)
+    actions = []
+    for step in text.split():
+        k, rank = step.split(":")
+        seat = (leader + int(k)) % 4
+        actions.append(Action.pass_(seat) if rank == "-" else play(rank + "cdhs"[seat], seat))
+    return actions
+
+
+# seat L+1 passes and is out of the trick: seat L+2 follows seat L, and after seat L+3 and seat L pass, seat
+# L+2 leads the next trick
+SKIPPED = "0:3 1:- 2:5 3:6 0:7 2:8 3:- 0:- 2:4"
+WRITTEN = "0:3 1:- 2:5 3:6 0:7 1:- 2:8 3:- 0:- 1:- 2:4"  # the same game, seat L+1's turns written as passes
+
+
+@pytest.mark.parametrize("rules", [HONG_KONG, TAIWAN_LOCKS], ids=["hong-kong", "taiwan-pass-locks"])
+def test_a_locked_seats_turn_may_be_left_out_or_written_as_a_pass_and_the_game_is_the_same(rules):
+    """「A player who passes takes no further part in the trick」: a record may skip a seat that passed in the
+    trick, or write its turn down as a pass, as apps that pass for a locked player do; neither changes the
+    game. Its turn comes between the seat before it and the seat the turn goes to, also when the trick has
+    just ended: only a pass, once."""
+    skipped = validate_game(10, SUITED, relative_record(rules, SKIPPED), rules)
+    written = validate_game(10, SUITED, relative_record(rules, WRITTEN), rules)
+    assert (skipped.legal, skipped.violations, written.legal, written.violations) == (True, (), True, ())
+    assert (skipped.state.actions_replayed, written.state.actions_replayed) == (9, 11)
+    assert replace(written.state, actions_replayed=9) == skipped.state
+    led = relative_record(rules, "2:4 3:-")  # seat L+2 led the new trick; seat L+3 is to follow
+    assert (skipped.state.table_seat, skipped.state.turn) == (led[0].seat, led[1].seat)
+    for cut in range(len(WRITTEN.split())):  # every prefix stands where the game without the written turns stands
+        prefix = WRITTEN.split()[:cut]
+        left_out = [step for i, step in enumerate(prefix) if step != "1:-" or i == 1]
+        a = validate_game(10, SUITED, relative_record(rules, " ".join(prefix)), rules).state
+        b = validate_game(10, SUITED, relative_record(rules, " ".join(left_out)), rules).state
+        assert replace(a, actions_replayed=b.actions_replayed) == b, prefix
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("0:3 1:- 2:5 3:6 0:7 2:8 1:-", ("not_your_turn", 6)),  # after seat L+2's play: seat L+3's turn
+        ("0:3 1:- 2:5 3:6 0:7 1:- 1:-", ("not_your_turn", 6)),  # its turn written once
+        ("0:3 1:- 2:5 3:6 0:7 1:9", ("passed_this_trick", 5)),  # its turn is a pass, and only a pass
+        ("0:3 1:- 2:5 3:- 0:- 1:- 2:4 1:-", ("not_your_turn", 7)),  # a new trick: seat L+3's turn
+    ],
+)
+def test_a_locked_seats_written_turn_comes_once_in_its_place_and_is_a_pass(text, found):
+    record = validate_game(10, SUITED, relative_record(HONG_KONG, text), HONG_KONG)
+    assert [(v.code, v.index) for v in record.violations] == [found]
+
+
+def test_a_locked_seats_written_turn_plays_no_cards():
+    actions = [*relative_record(HONG_KONG, "0:3 1:- 2:5 3:6 0:7"), Action.of("pass", cards("9d"), 2)]
+    record = validate_game(10, SUITED, actions, HONG_KONG)
+    assert [(v.code, v.index, v.cards) for v in record.violations] == [("cards_with_pass", 5, tuple(cards("9d")))]
+
+
+def test_in_taiwan_a_pass_out_of_turn_is_not_your_turn_as_before():
+    """「PASS 可以回頭」: no seat is ever skipped, so no turn is written out of order."""
+    record = validate_game(10, SUITED, relative_record(TAIWAN, "0:3 1:- 2:5 1:-"), TAIWAN)
+    assert [(v.code, v.index, v.params) for v in record.violations] == [("not_your_turn", 3, {"seat": 3, "actual": 1})]
 
 
 def test_the_trick_ends_when_every_other_seat_has_passed_and_its_last_player_leads():
