@@ -43,9 +43,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-import yaml  # noqa: E402
+import yaml
 
-from bench.common import LOOPBACK, ROOT, Endpoint, GunicornServer, heading, run_load, say, table  # noqa: E402
+from bench.common import LOOPBACK, ROOT, Endpoint, GunicornServer, heading, run_load, say, table
 
 HEADER_TIMEOUT, BODY_TIMEOUT, KEEPALIVE = 5.0, 10.0, 5.0  # service/gunicorn_worker.py, gunicorn.conf.py
 MAX_BODY = 64 * 1024

@@ -18,10 +18,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bench import common  # noqa: E402
-from bench.common import Endpoint, heading, rate, ratio_text, say, table  # noqa: E402
-from service.rules.big_two import TAIWAN, BigTwoRules, validate_game  # noqa: E402
-from tests.big_two.players import PlayedGame, deal, play_random_game  # noqa: E402
+from bench import common
+from bench.common import Endpoint, heading, rate, ratio_text, say, table
+from service.rules.big_two import TAIWAN, BigTwoRules, validate_game
+from tests.big_two.players import PlayedGame, deal, play_random_game
 
 CLASSIFY_PATH = "/v1/big-two/plays/classify"
 VALIDATE_PATH = "/v1/big-two/games/validate"

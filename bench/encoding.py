@@ -17,11 +17,11 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bench.common import heading, say, table  # noqa: E402
-from service.api import create_app  # noqa: E402
-from service.rules.cards import Card, cards  # noqa: E402
-from service.rules.hand_value import HandValue  # noqa: E402
-from tests.ofc_pineapple.records import BING, JIA, YI  # noqa: E402
+from bench.common import heading, say, table
+from service.api import create_app
+from service.rules.cards import Card, cards
+from service.rules.hand_value import HandValue
+from tests.ofc_pineapple.records import BING, JIA, YI
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bench.common import LOOPBACK, GunicornServer, heading, say, table  # noqa: E402
+from bench.common import LOOPBACK, GunicornServer, heading, say, table
 
 OUTLOOK = "/v1/ofc-pineapple/boards/outlook"
 CLASSIC_OUTLOOK = "/v1/ofc-classic/boards/outlook"
@@ -196,7 +196,7 @@ def units(args: argparse.Namespace, core: int) -> None:
                 started = time.process_time()
                 result = ofc_outlook.outlook(board, seen, fantasyland, limit=ofc_outlook.MAX_LIMIT, rules=rules)
                 spent = time.process_time() - started
-            except Exception:  # noqa: BLE001 - a random board the rule set refuses (a 422): not a measurement
+            except Exception:  # a random board the rule set refuses (a 422): not a measurement
                 continue
             if result.examined >= 1000:  # per-unit figures of a few units are the fixed costs, not the units
                 per_unit = spent / result.examined * 1e6
@@ -257,7 +257,7 @@ def search(args: argparse.Namespace, core: int) -> None:
             changed[rng.randrange(3, len(hand))] = rng.choice(spades if rng.random() < 0.8 else plain)
             try:
                 suggest.check_hand(changed)
-            except Exception:  # noqa: BLE001 - more copies than the deck holds: another step
+            except Exception:  # more copies than the deck holds: another step
                 continue
             return changed
 

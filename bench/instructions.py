@@ -44,8 +44,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import LOOPBACK, table  # noqa: E402
-from bench.floor import Target, example, targets  # noqa: E402
+from bench.common import LOOPBACK, table
+from bench.floor import Target, example, targets
 
 BASELINE = "(baseline)"
 WARM_UP = 5  # requests of every endpoint before counting, in every process alike

@@ -21,12 +21,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bench import common  # noqa: E402
-from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict  # noqa: E402
-from service.rules import thirteen as j13  # noqa: E402
-from service.rules.cards import JOKER, Card  # noqa: E402
-from tests.joker_thirteen.reference import brute_force, brute_force_grouped  # noqa: E402
-from tests.joker_thirteen.test_scoring import worked_hands  # noqa: E402
+from bench import common
+from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict
+from service.rules import thirteen as j13
+from service.rules.cards import JOKER, Card
+from tests.joker_thirteen.reference import brute_force, brute_force_grouped
+from tests.joker_thirteen.test_scoring import worked_hands
 
 JOKER_TARGET = 5.0  # slowest joker count / no joker, time per evaluation
 SCORE_PATH = "/v1/joker-thirteen/rounds/score"
@@ -224,12 +224,14 @@ def profile_http(args: argparse.Namespace, requests: int = 1000) -> None:
     heading("Where a POST rounds/score request's time goes, in process (Flask test client)")
     from service.api import create_app
     from service.api import thirteen as api
+    from service.api.games import schemas_for
     from service.api.loading import fast_load
+    from service.rules.games import find_game
 
     healthz, score = endpoints()
     payload = score_payload()
     body = score.body or b""
-    schema = api.JokerThirteenRoundScoreRequest()
+    schema = schemas_for(find_game("joker-thirteen"))["RoundScoreRequest"]()
     loaded = schema.load(payload)
     players = [j13.Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in loaded["players"]]
     result = j13.score_round(players)

@@ -31,12 +31,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-import jiter  # noqa: E402
-import orjson  # noqa: E402
+import jiter
+import orjson
 
-from bench.common import heading, say, table  # noqa: E402
-from bench.loading import documented_requests  # noqa: E402
-from service.api.common import decode_json, read_json  # noqa: E402
+from bench.common import heading, say, table
+from bench.loading import documented_requests
+from service.api.common import decode_json, read_json
 
 _STANDARD = json.JSONDecoder()
 

@@ -35,9 +35,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-import yaml  # noqa: E402
+import yaml
 
-from bench.common import (  # noqa: E402
+from bench.common import (
     CONNECT_FAILED,
     ROOT,
     GunicornServer,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib
 import json
 import sys
 import timeit
@@ -22,12 +21,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-import yaml  # noqa: E402
+import yaml
 
-from bench.common import heading, say, table  # noqa: E402
-from service.api.common import load_body  # noqa: E402
-from service.api.loading import fast_load  # noqa: E402
-from service.rules.games import GAMES  # noqa: E402
+from bench.common import heading, say, table
+from service.api.common import load_body
+from service.api.games import schemas_for
+from service.api.loading import fast_load
+from service.rules.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,11 +100,7 @@ def main() -> int:
     parser.add_argument("--number", type=int, default=300, help="loads per pass (default 300)")
     parser.add_argument("--repeats", type=int, default=5, help="passes, the best counts (default 5)")
     args = parser.parse_args()
-    schemas = {
-        s.__name__: s
-        for game in GAMES
-        for s in importlib.import_module(f"service.api.{game.api_module}").schemas_for(game)
-    }
+    schemas = {s.__name__: s for game in GAMES for s in schemas_for(game).values()}
     from bench.big_two import recorded_game, validate_body
     from service.api import create_app
 

@@ -33,9 +33,9 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import yaml  # noqa: E402
+import yaml
 
-from bench.common import LOOPBACK, ROOT, Endpoint, GunicornServer, _client, heading, say, table  # noqa: E402
+from bench.common import LOOPBACK, ROOT, Endpoint, GunicornServer, _client, heading, say, table
 
 METHODS_SENT = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "BREW", "PROPFIND", "M-SEARCH")
 # Unknown paths: made of a real path, a prefix of one, a trailing segment, escapes and dot segments.

@@ -20,16 +20,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bench import common  # noqa: E402
-from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict  # noqa: E402
+from bench import common
+from bench.common import Case, Endpoint, heading, rate, ratio_text, say, table, verdict
 from service.rules import (
-    ofc,  # noqa: E402
-    poker,  # noqa: E402
+    ofc,
+    poker,
 )
-from service.rules.cards import CARD_BY_TEXT, DECK, parse_cards  # noqa: E402
-from service.rules.games import GAMES  # noqa: E402
-from service.rules.ofc.rules import OfcRules  # noqa: E402
-from tests.ofc_pineapple.records import BING, JIA, YI  # noqa: E402
+from service.rules.cards import CARD_BY_TEXT, DECK, parse_cards
+from service.rules.games import GAMES
+from service.rules.ofc.rules import OfcRules
+from tests.ofc_pineapple.records import BING, JIA, YI
 
 HTTP_TARGET = 0.70
 SCORE_PATH = "/v1/ofc-pineapple/hands/score"
@@ -326,12 +326,14 @@ def profile_http(args: argparse.Namespace, requests: int = 2000) -> None:
     heading("Profile of POST hands/score in process (Flask test client)")
     from service.api import create_app
     from service.api import ofc_pineapple as api
+    from service.api.games import schemas_for
     from service.api.loading import fast_load
+    from service.rules.games import find_game
 
     healthz, score = endpoints()
     payload = score_payload()
     body = score.body or b""
-    schema = api.HandScoreRequest()
+    schema = schemas_for(find_game("ofc-pineapple"))["HandScoreRequest"]()
     loaded = schema.load(payload)
     seats = loaded["players"]  # the schema builds each player's ofc.Seat
     result = ofc.score_hand(seats)
@@ -415,8 +417,10 @@ def request_split(repeats: int = 9) -> None:
 
     from service.api import ofc_pineapple as api
     from service.api.common import decode_json, violation
+    from service.api.games import schemas_for
     from service.api.limits import check_json_depth
     from service.api.loading import fast_load
+    from service.rules.games import find_game
     from tests.ofc_pineapple import replay_reference as before
 
     def example(name: str) -> bytes:
@@ -429,7 +433,7 @@ def request_split(repeats: int = 9) -> None:
     house = ofc.HOUSE
     cases: list[tuple[str, bytes, object, object, object, object, int]] = []
     raw = example("ofcValidateHand")
-    schema = api.HandValidateRequest()
+    schema = schemas_for(find_game("ofc-pineapple"))["HandValidateRequest"]()
     body = fast_load(schema, json.loads(raw))
     states = [p["fantasyland"] for p in body["players"]]
     result = ofc.validate_hand(body["dealer"], states, body["actions"], house)
@@ -443,13 +447,13 @@ def request_split(repeats: int = 9) -> None:
         200,
     ))  # fmt: skip
     raw2 = example("ofcScoreHand")
-    schema2 = api.HandScoreRequest()
+    schema2 = schemas_for(find_game("ofc-pineapple"))["HandScoreRequest"]()
     seats = fast_load(schema2, json.loads(raw2))["players"]
     score = ofc.score_hand(seats, house)
     cases.append(("hands/score", raw2, schema2, lambda: ofc.score_hand(seats, house),
                   lambda: before.score_hand(seats, house), lambda: api.hand_score(score), 2000))  # fmt: skip
     raw3 = example("ofcValidateMove")
-    schema3 = api.MoveValidateRequest()
+    schema3 = schemas_for(find_game("ofc-pineapple"))["MoveValidateRequest"]()
     m = fast_load(schema3, json.loads(raw3))
     move_args = (m["board"], m["round"], m["dealt"], m["placement"], m["discard"], m["seen"])
     move = ofc.validate_move(*move_args)
@@ -461,14 +465,14 @@ def request_split(repeats: int = 9) -> None:
         2000,
     ))  # fmt: skip
     raw4 = example("ofcCompareRows")
-    schema4 = api.RowCompareRequest()
+    schema4 = schemas_for(find_game("ofc-pineapple"))["RowCompareRequest"]()
     c = fast_load(schema4, json.loads(raw4))
     compared = ofc.compare_rows(ofc.Row(c["row"]), c["a"], c["b"])
     cases.append(("rows/compare", raw4, schema4, lambda: ofc.compare_rows(ofc.Row(c["row"]), c["a"], c["b"]), None,
                   lambda: {"winner": compared[0], "a": api.row_value(compared[1]), "b": api.row_value(compared[2])},
                   4000))  # fmt: skip
     raw5 = example("ofcEvaluateRow")
-    schema5 = api.RowEvaluateRequest()
+    schema5 = schemas_for(find_game("ofc-pineapple"))["RowEvaluateRequest"]()
     e = fast_load(schema5, json.loads(raw5))
     evaluated = ofc.evaluate_row(ofc.Row(e["row"]), e["cards"])
     cases.append(("rows/evaluate", raw5, schema5, lambda: ofc.evaluate_row(ofc.Row(e["row"]), e["cards"]), None,

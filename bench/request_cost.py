@@ -31,8 +31,8 @@ if __package__ in (None, ""):
 
 os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="bench-request-cost-"))
 
-from bench.common import table  # noqa: E402
-from bench.floor import Target, targets  # noqa: E402
+from bench.common import table
+from bench.floor import Target, targets
 
 
 def environ_for(t: Target) -> dict[str, object]:

@@ -32,7 +32,7 @@ import yaml
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import ROOT, Endpoint, GunicornServer, heading, rate, run_load, say, table  # noqa: E402
+from bench.common import ROOT, Endpoint, GunicornServer, heading, rate, run_load, say, table
 
 
 def pss_kib(pid: int) -> int | None:

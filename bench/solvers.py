@@ -36,12 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bench import common  # noqa: E402
-from bench.common import Endpoint, heading, rate, ratio_text, say, table  # noqa: E402
-from service.rules import thirteen as j13  # noqa: E402
-from service.rules.cards import DECK, Card  # noqa: E402
-from service.rules.ofc import fantasyland  # noqa: E402
-from service.rules.thirteen import suggest  # noqa: E402
+from bench import common
+from bench.common import Endpoint, heading, rate, ratio_text, say, table
+from service.rules import thirteen as j13
+from service.rules.cards import DECK, Card
+from service.rules.ofc import fantasyland
+from service.rules.thirteen import suggest
 
 SOLVE_PATH = "/v1/ofc-pineapple/fantasyland/solve"
 SUGGEST_PATH = "/v1/joker-thirteen/arrangements/suggest"

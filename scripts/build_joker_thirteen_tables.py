@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from service.rules import thirteen as j13  # noqa: E402
-from service.rules.cards import Card  # noqa: E402
-from service.rules.thirteen import suggest  # noqa: E402
+from service.rules import thirteen as j13
+from service.rules.cards import Card
+from service.rules.thirteen import suggest
 
 DEFAULT_DEALS = 10_000
 DEFAULT_SEED = 20261130

@@ -610,7 +610,7 @@ class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn has 
                 self._wait_for_request(conn, conn.parser.unreader.leftover())
             else:
                 self._linger(conn)
-        except Exception:  # noqa: BLE001 - whatever went wrong, the connection goes
+        except Exception:  # whatever went wrong, the connection goes
             self._close(conn)
 
     # --- a thread: one request, from the buffer -------------------------------------------------------
@@ -633,7 +633,7 @@ class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn has 
         except OSError as error:
             if error.errno not in (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, None):
                 self.log.exception("Socket error processing request.")
-        except Exception as error:  # noqa: BLE001 - gunicorn's answer for a malformed request
+        except Exception as error:  # gunicorn's answer for a malformed request
             self.handle_error(req, conn.sock, conn.client, error)
         return False
 
@@ -717,7 +717,7 @@ class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn has 
         finally:
             try:
                 self.cfg.post_request(self, req, environ, resp)
-            except Exception:  # noqa: BLE001 - gunicorn's own handling of its hook
+            except Exception:  # gunicorn's own handling of its hook
                 self.log.exception("Exception in post_request hook")
         return True
 
@@ -742,7 +742,7 @@ class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn has 
         observability.CONNECTIONS_CLOSED.labels("malformed").inc()
         try:
             util.write_nonblock(client, problem_bytes(status, detail))
-        except Exception:  # noqa: BLE001 - the client may be gone
+        except Exception:  # the client may be gone
             self.log.debug("Failed to send error message.")
 
     # --- the heartbeat: a request past ``timeout`` takes its worker down ----------------------------

@@ -22,14 +22,12 @@ from flask import Flask
 from marshmallow import Schema, ValidationError, fields
 
 import service.rules
-from service.api import big_two as big_two_api
 from service.api import create_app, i18n, texts
-from service.api import ofc_pineapple as ofc_api
-from service.api import thirteen as thirteen_api
 from service.api.errors import SCHEMA_ERROR_CODES
+from service.api.games import schemas_for
 from service.api.limits import TOO_DEEP
 from service.rules import big_two as b2
-from service.rules import games, messages, ofc, poker  # noqa: F401  (samples below)
+from service.rules import games, messages, ofc, poker  # samples below
 from service.rules import thirteen as j13
 from service.rules.big_two import plays as big_two_plays
 from service.rules.cards import DECK, JOKER, NotationProblem, Suit, cards, parse_cards
@@ -1120,7 +1118,7 @@ def field_messages(field: fields.Field, seen: set[int]) -> set[str]:
     return found
 
 
-ALL_SCHEMAS = [*ofc_api.SCHEMAS, *thirteen_api.SCHEMAS, *big_two_api.SCHEMAS]
+ALL_SCHEMAS = list(dict.fromkeys(s for game in games.GAMES for s in schemas_for(game).values()))
 
 
 def in_language(message: str, language: str) -> str:

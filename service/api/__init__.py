@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask
+from flask import Flask
 
 from service.api import cors, docs, heavy, i18n, limits, meta, observability, tracing
 from service.api.errors import register_error_handlers
+from service.api.games import blueprint_for
 from service.api.response import ServiceResponse
-from service.rules.games import GAMES, Game
+from service.rules.games import GAMES
 
 DEFAULT_OPENAPI_PATH = str(Path(__file__).resolve().parents[2] / "openapi.yaml")
 
@@ -34,13 +33,6 @@ def config_from_environment() -> dict[str, Any]:
     }
 
 
-def game_blueprint(game: Game) -> Blueprint:
-    """The blueprint serving a game of the registry: its HTTP module ``service.api.<api_module>`` builds it."""
-    # every game's HTTP module defines blueprint_for(game) -> Blueprint (the module is imported by name)
-    blueprint_for: Callable[[Game], Blueprint] = importlib.import_module(f"service.api.{game.api_module}").blueprint_for
-    return blueprint_for(game)
-
-
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.response_class = ServiceResponse  # answers in one step (service/api/response.py)
@@ -50,7 +42,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.request_class = limits.limited_request(app.config["MAX_CONTENT_LENGTH"])
     logging.getLogger("service").setLevel(app.config["LOG_LEVEL"])
     app.url_map.strict_slashes = True  # paths are exactly the contract's: /healthz/ is a 404 naming /healthz
-    for blueprint in (meta.blueprint, docs.blueprint, *(game_blueprint(game) for game in GAMES)):
+    for blueprint in (meta.blueprint, docs.blueprint, *(blueprint_for(game) for game in GAMES)):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
     heavy.install(app)  # the cap on the heavy requests running at once (service/api/heavy.py)

@@ -1,4 +1,5 @@
-"""HTTP layer of Big Two (``/v1/big-two``): request schemas beside the routes they serve.
+"""HTTP layer of Big Two (``/v1/big-two``): its request schemas (``request_schemas``), the answers' shapes and
+its routes (``make_blueprint``), in the shape of every game's module (``service/api/games.py``).
 
 Every operation takes the table's rules: ``rule_set`` names a declared set (absent: the house rules,
 ``taiwan``) and ``rules`` replaces any of its parameters, written as ``GET /v1/games`` lists them
@@ -8,7 +9,6 @@ Every operation takes the table's rules: ``rule_set`` names a declared set (abse
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
@@ -19,10 +19,8 @@ from service.api import i18n
 from service.api.common import (
     CardList,
     OneOfShapes,
-    RulesEcho,
     StrictBoolean,
     StrictInteger,
-    StrictSchema,
     answer,
     card_list,
     hand_value,
@@ -30,136 +28,36 @@ from service.api.common import (
     rule_codes,
     violation,
 )
+from service.api.games import RuleChoice, Schemas, rule_set_field, table_rules_schema
 from service.rules import big_two as b2
 from service.rules.big_two import (
-    CYCLIC_RUNS,
-    FIVE_CARD_PLAYS,
     HAND_SIZE,
-    MONSTER_KINDS,
     SEATS,
-    SHORT_PLAYS,
     Action,
     ActionType,
     BigTwoRules,
-    FlushOrder,
     InvalidPlay,
     MoveViolation,
     ProblemCode,
-    StraightSuitCard,
 )
 from service.rules.big_two import plays as big_two_plays
-from service.rules.big_two.rules import MAX_BASE, MAX_MULTIPLIER, rank_text
-from service.rules.cards import Card, NotationProblem, Suit, card_texts
-from service.rules.games import Game, find_game
+from service.rules.big_two.rules import MAX_BASE
+from service.rules.cards import Card, NotationProblem, card_texts
+from service.rules.games import Game
 from service.rules.hand_value import HandValue
-
-blueprint = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
-GAME = find_game("big-two")
-RULE_SETS: dict[str, BigTwoRules] = {r.id: r.rules for r in GAME.rule_sets}
-DEFAULT: BigTwoRules = GAME.default.rules  # the house rules
 
 # A legal game has at most 193 actions: 49 plays (the winner's 13 cards one by one, each loser shedding 12)
 # and at most 3 passes after each play but the last. 200 holds every legal game and a few extra actions,
 # which are answered as violations (``action_after_game_end``).
 MAX_ACTIONS = 200
-TABLES_KEPT = 16
-"""How many tables' own rules (a request's ``rules``) are kept, the most recently used: each holds its
-ladder's tables (about 0.1 MiB)."""
-
-
-# --- the table's rules --------------------------------------------------------------------------------
-
-
-def rule_set() -> fields.String:
-    return fields.String(validate=validate.OneOf(list(RULE_SETS)))
-
-
-def names(choices: list[str], most: int) -> fields.List[Any]:
-    """A list of up to ``most`` of ``choices`` (a parameter's plays, suits or straights)."""
-    return fields.List(fields.String(validate=validate.OneOf(choices)), validate=validate.Length(max=most))
-
-
-def multiplier(**kwargs: Any) -> StrictInteger:
-    return StrictInteger(validate=validate.Range(1, MAX_MULTIPLIER), **kwargs)
-
-
-class BigTwoCardsLeftTier(StrictSchema):
-    at_least = StrictInteger(required=True, validate=validate.Range(0, HAND_SIZE))
-    multiplier = multiplier(required=True)
-
-
-class BigTwoLoserMultipliers(StrictSchema):
-    cards_left = fields.List(fields.Nested(BigTwoCardsLeftTier), validate=validate.Length(1, HAND_SIZE + 1))
-    per_two_held = multiplier()
-    monster_held = multiplier()
-
-
-class BigTwoWinnerMultipliers(StrictSchema):
-    grand_slam = multiplier()
-    three_of_clubs_finish = multiplier()
-    per_two_finish = multiplier()
-    monster_finish = multiplier()
-    green_dragon_finish = multiplier()
-
-
-class BigTwoTableRules(StrictSchema):
-    """Any of a table's parameters, as ``BigTwoRules.describe()`` writes them (each one left out: the rule
-    set's own)."""
-
-    suit_order = fields.List(
-        fields.String(validate=validate.OneOf([s.value for s in Suit])), validate=validate.Length(equal=4)
-    )
-    plays = names([c.value for c in (*SHORT_PLAYS, *FIVE_CARD_PLAYS)], len(SHORT_PLAYS) + len(FIVE_CARD_PLAYS))
-    five_card_order = names([c.value for c in FIVE_CARD_PLAYS], len(FIVE_CARD_PLAYS))
-    five_beats_lower_kind = StrictBoolean()
-    monsters = names([c.value for c in MONSTER_KINDS], len(MONSTER_KINDS))
-    straights = names([rank_text(run) for run in CYCLIC_RUNS], len(CYCLIC_RUNS))
-    straight_suit_card = fields.String(validate=validate.OneOf([c.value for c in StraightSuitCard]))
-    flush_order = fields.String(validate=validate.OneOf([o.value for o in FlushOrder]))
-    dragons = StrictBoolean()
-    first_play_has_lowest_card = StrictBoolean()
-    pass_locks = StrictBoolean()
-    loser_multipliers = fields.Nested(BigTwoLoserMultipliers)
-    winner_multipliers = fields.Nested(BigTwoWinnerMultipliers)
-
-
-def table_rules(body: dict[str, Any]) -> BigTwoRules:
-    """The rules a loaded request asks for: its rule set (the house rules when unnamed) with its ``rules``."""
-    rules = RULE_SETS[body["rule_set"]] if "rule_set" in body else DEFAULT
-    described = body.get("rules")
-    if described:
-        rules = _described(rules, json.dumps(described, sort_keys=True, separators=(",", ":")))
-    return rules
-
-
-@lru_cache(maxsize=TABLES_KEPT)
-def _described(rules: BigTwoRules, described: str) -> BigTwoRules:
-    """A table's own rules, built once per distinct description (its ladder is built then) and kept for the
-    few most recently sent; an inconsistent one is refused each time it is sent (never kept)."""
-    return rules.with_description(json.loads(described))
-
-
-say_rules = RulesEcho(frozenset({"rule_set", "rules"}))
-names_rules = say_rules.named
 
 
 # --- schemas -----------------------------------------------------------------------------------------
 
 
-class BigTwoClassifyRequest(StrictSchema):
-    cards = card_list(1, HAND_SIZE, required=True)
-    rule_set = rule_set()
-    rules = fields.Nested(BigTwoTableRules)
-
-
-class BigTwoPlaysTable(StrictSchema):
-    cards = card_list(1, HAND_SIZE, required=True)
-    seat = StrictInteger(validate=validate.Range(0, SEATS - 1), load_default=None)
-
-
-def table_field(**kwargs: Any) -> OneOfShapes:
+def table_field(schemas: Schemas, **kwargs: Any) -> OneOfShapes:
     """The play to beat, as its cards or as ``{"cards", "seat"}`` (the seat that made it)."""
-    return OneOfShapes({list: card_list(1, HAND_SIZE), dict: fields.Nested(BigTwoPlaysTable)}, **kwargs)
+    return OneOfShapes({list: card_list(1, HAND_SIZE), dict: fields.Nested(schemas["PlaysTable"])}, **kwargs)
 
 
 def table_of(table: Any) -> tuple[list[Card] | None, int | None]:
@@ -167,13 +65,6 @@ def table_of(table: Any) -> tuple[list[Card] | None, int | None]:
     if table is None or type(table) is list:
         return table, None
     return table["cards"], table["seat"]
-
-
-class BigTwoCompareRequest(StrictSchema):
-    table = table_field(required=True)
-    play = card_list(1, HAND_SIZE, required=True)
-    rule_set = rule_set()
-    rules = fields.Nested(BigTwoTableRules)
 
 
 def action_cards(**kwargs: Any) -> CardList:
@@ -186,88 +77,79 @@ def action_type() -> fields.Enum[ActionType]:
     return fields.Enum(ActionType, by_value=fields.String, required=True)
 
 
-class BigTwoMoveAction(StrictSchema):
-    type = action_type()
-    cards = action_cards(load_default=())
-    build = Action
+def _loser_cards(cards: list[Card]) -> list[Card]:
+    """A loser as the rules take it: its cards."""
+    return cards
 
 
-class BigTwoMoveValidateRequest(StrictSchema):
-    hand = card_list(1, HAND_SIZE, required=True)
-    table = table_field(required=True, allow_none=True)
-    action = fields.Nested(BigTwoMoveAction, required=True)
-    seat = StrictInteger(validate=validate.Range(0, SEATS - 1))
-    first_lead = StrictBoolean()
-    passed = StrictBoolean()
-    rule_set = rule_set()
-    rules = fields.Nested(BigTwoTableRules)
+def request_schemas(game: Game) -> Schemas:
+    """Every request schema of Big Two, each with the table's rules: ``rule_set`` and ``rules``."""
+    schemas = Schemas(game)
+    table_rules = table_rules_schema(schemas, BigTwoRules)
 
+    def rules() -> dict[str, Any]:
+        return {"rule_set": rule_set_field(game), "rules": fields.Nested(table_rules)}
 
-class BigTwoWinner(StrictSchema):
-    last_play = card_list(1, HAND_SIZE, required=True)
-    grand_slam = StrictBoolean(required=True)
+    seat = validate.Range(0, SEATS - 1)
+    base = validate.Range(1, MAX_BASE)
+    schemas.add("ClassifyRequest", cards=card_list(1, HAND_SIZE, required=True), **rules())
+    schemas.add(
+        "PlaysTable", cards=card_list(1, HAND_SIZE, required=True), seat=StrictInteger(validate=seat, load_default=None)
+    )
+    schemas.add(
+        "CompareRequest",
+        table=table_field(schemas, required=True),
+        play=card_list(1, HAND_SIZE, required=True),
+        **rules(),
+    )
+    move_action = schemas.add("MoveAction", Action, type=action_type(), cards=action_cards(load_default=()))
+    schemas.add(
+        "MoveValidateRequest",
+        hand=card_list(1, HAND_SIZE, required=True),
+        table=table_field(schemas, required=True, allow_none=True),
+        action=fields.Nested(move_action, required=True),
+        seat=StrictInteger(validate=seat),
+        first_lead=StrictBoolean(),
+        passed=StrictBoolean(),
+        **rules(),
+    )
+    winner = schemas.add(
+        "Winner", last_play=card_list(1, HAND_SIZE, required=True), grand_slam=StrictBoolean(required=True)
+    )
+    loser = schemas.add("Loser", _loser_cards, cards=card_list(1, HAND_SIZE, required=True))
+    schemas.add(
+        "ScoreRequest",
+        base=StrictInteger(required=True, validate=base),
+        winner=fields.Nested(winner, required=True),
+        losers=fields.List(fields.Nested(loser), required=True, validate=validate.Length(equal=SEATS - 1)),
+        **rules(),
+    )
+    record_action = schemas.add(
+        "RecordAction",
+        Action,
+        seat=StrictInteger(required=True, validate=seat),
+        type=action_type(),
+        cards=action_cards(load_default=()),
+    )
+    schemas.add(
+        "GameValidateRequest",
+        base=StrictInteger(required=True, validate=base),
+        hands=fields.List(card_list(HAND_SIZE, HAND_SIZE), required=True, validate=validate.Length(equal=SEATS)),
+        actions=fields.List(fields.Nested(record_action), required=True, validate=validate.Length(max=MAX_ACTIONS)),
+        leader=StrictInteger(validate=seat),
+        **rules(),
+    )
+    schemas.add(
+        "PlaysLegalRequest",
+        hand=card_list(1, HAND_SIZE, required=True),
+        table=table_field(schemas, allow_none=True, load_default=None),
+        seat=StrictInteger(validate=seat, load_default=None),
+        first_lead=StrictBoolean(),
+        passed=StrictBoolean(),
+        **rules(),
+    )
+    return schemas  # fmt: skip  # each schema: its name, then its fields a few to a line
 
-
-class BigTwoLoser(StrictSchema):
-    cards = card_list(1, HAND_SIZE, required=True)
-
-    @staticmethod
-    def build(cards: list[Card]) -> list[Card]:
-        return cards
-
-
-class BigTwoScoreRequest(StrictSchema):
-    base = StrictInteger(required=True, validate=validate.Range(1, MAX_BASE))
-    winner = fields.Nested(BigTwoWinner, required=True)
-    losers = fields.List(fields.Nested(BigTwoLoser), required=True, validate=validate.Length(equal=SEATS - 1))
-    rule_set = rule_set()
-    rules = fields.Nested(BigTwoTableRules)
-
-
-class BigTwoRecordAction(StrictSchema):
-    seat = StrictInteger(required=True, validate=validate.Range(0, SEATS - 1))
-    type = action_type()
-    cards = action_cards(load_default=())
-    build = Action
-
-
-class BigTwoGameValidateRequest(StrictSchema):
-    base = StrictInteger(required=True, validate=validate.Range(1, MAX_BASE))
-    hands = fields.List(card_list(HAND_SIZE, HAND_SIZE), required=True, validate=validate.Length(equal=SEATS))
-    actions = fields.List(fields.Nested(BigTwoRecordAction), required=True, validate=validate.Length(max=MAX_ACTIONS))
-    leader = StrictInteger(validate=validate.Range(0, SEATS - 1))
-    rule_set = rule_set()
-    rules = fields.Nested(BigTwoTableRules)
-
-
-# plays/legal -----------------------------------------------------------------------------------------
-
-
-class BigTwoPlaysLegalRequest(StrictSchema):
-    hand = card_list(1, HAND_SIZE, required=True)
-    table = table_field(allow_none=True, load_default=None)
-    seat = StrictInteger(validate=validate.Range(0, SEATS - 1), load_default=None)
-    first_lead = StrictBoolean()
-    passed = StrictBoolean()
-    rule_set = rule_set()
-    rules = fields.Nested(BigTwoTableRules)
-
-
-SCHEMAS: list[type[StrictSchema]] = [
-    BigTwoCardsLeftTier, BigTwoLoserMultipliers, BigTwoWinnerMultipliers, BigTwoTableRules,
-    BigTwoClassifyRequest, BigTwoCompareRequest, BigTwoMoveAction, BigTwoMoveValidateRequest, BigTwoWinner,
-    BigTwoLoser, BigTwoScoreRequest, BigTwoRecordAction, BigTwoGameValidateRequest,
-    BigTwoPlaysTable, BigTwoPlaysLegalRequest,
-]  # fmt: skip  # a few to a line, not one schema a line
-"""Every request schema, for the test that compares them with openapi.yaml (a nested one before those that
-hold it: apispec names a nested schema's component when it first meets it)."""
-
-_classify = BigTwoClassifyRequest()
-_compare = BigTwoCompareRequest()
-_move_validate = BigTwoMoveValidateRequest()
-_score = BigTwoScoreRequest()
-_game_validate = BigTwoGameValidateRequest()
-_plays_legal = BigTwoPlaysLegalRequest()
 
 # --- answers -----------------------------------------------------------------------------------------
 
@@ -401,67 +283,10 @@ RECORD_ONLY = {MoveViolation.NOT_YOUR_TURN, MoveViolation.ACTION_AFTER_GAME_END}
 MOVE_VIOLATIONS = [*InvalidPlay, *(v for v in MoveViolation if v not in RECORD_ONLY)]
 
 
-@blueprint.post("/plays/classify")
-@rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS, rules_only=[INCONSISTENT])
-def plays_classify() -> Response:
-    body = load_body(_classify)
-    rules = table_rules(body)
-    return answer(say_rules(body, rules, classification(b2.classify(body["cards"], rules))))
-
-
-@blueprint.post("/plays/compare")
-@rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS, rules_only=[INCONSISTENT])
-def plays_compare() -> Response:
-    body = load_body(_compare)
-    rules = table_rules(body)
-    table, _ = table_of(body["table"])  # (who made it does not change what beats it)
-    assert table is not None  # a required table, never null
-    return answer(say_rules(body, rules, comparison(b2.compare(table, body["play"], rules))))
-
-
-@blueprint.post("/moves/validate")
-@rule_codes(
-    b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=[INCONSISTENT, *TURN_STATE, "first_lead_hand"]
-)
-def moves_validate() -> Response:
-    body = load_body(_move_validate)
-    rules = table_rules(body)
-    table, table_seat = table_of(body["table"])
-    result = b2.validate_move(body["hand"], table, body["action"], rules, first_lead=body.get("first_lead"),
-                              passed=body.get("passed"), table_seat=table_seat, seat=body.get("seat"))  # fmt: skip  # two lines
-    return answer(say_rules(body, rules, move_result(result)))
-
-
 # What only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a card twice
 # across lists or in two spellings (3c, 3C), whether cards make a combination, a grand slam's hands, the
 # game's first lead. A joker never passes the contract's card pattern.
 LAST_PLAY_FAULTS = [code for code in InvalidPlay if code is not InvalidPlay.JOKER_NOT_ALLOWED]
-
-
-@blueprint.post("/games/score")
-@rule_codes(
-    b2.DOMAIN, errors=ERRORS, rules_only=[INCONSISTENT, "duplicate_card", "grand_slam_impossible", *LAST_PLAY_FAULTS]
-)
-def games_score() -> Response:
-    body = load_body(_score)
-    rules = table_rules(body)
-    winner = body["winner"]
-    score = b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], body["losers"], rules)
-    return answer(say_rules(body, rules, game_score(score)))
-
-
-@blueprint.post("/games/validate")
-@rule_codes(
-    b2.DOMAIN, violations=[*InvalidPlay, *MoveViolation], errors=ERRORS, rules_only=[INCONSISTENT, "duplicate_card"]
-)
-def games_validate() -> Response:
-    body = load_body(_game_validate)
-    rules = table_rules(body)
-    record = b2.validate_game(body["base"], body["hands"], body["actions"], rules, body.get("leader"))
-    return answer(say_rules(body, rules, game_record(record, turn_state=names_rules(body))))
-
-
-# --- plays/legal -------------------------------------------------------------------------------------
 
 
 def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
@@ -483,27 +308,73 @@ def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
     }
 
 
-@blueprint.post("/plays/legal")
-@rule_codes(b2.DOMAIN, errors=(*ERRORS, *big_two_plays.PlaysProblem),
-            rules_only=[INCONSISTENT, *TURN_STATE, "duplicate_card", "table_not_a_play", "first_lead_hand"])  # fmt: skip  # not one argument a line
-def plays_legal() -> Response:
-    body = load_body(_plays_legal)
-    rules = table_rules(body)
-    table, table_seat = table_of(body["table"])
-    result = big_two_plays.list_plays(body["hand"], table, table_seat=table_seat, seat=body["seat"],
-                                      first_lead=body.get("first_lead"), passed=body.get("passed"), rules=rules)  # fmt: skip  # two lines
-    return answer(say_rules(body, rules, play_list(result)))
+def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
+    """The six operations of Big Two, each at the table's rules a request names."""
+    bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
+    choice = RuleChoice(game, "rules", BigTwoRules.with_description)
+    classify, compare, move_validate = (
+        schemas[n]() for n in ("ClassifyRequest", "CompareRequest", "MoveValidateRequest")
+    )
+    score, game_validate, plays_legal = (
+        schemas[n]() for n in ("ScoreRequest", "GameValidateRequest", "PlaysLegalRequest")
+    )
 
+    @bp.post("/plays/classify")
+    @rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS, rules_only=[INCONSISTENT])
+    def plays_classify() -> Response:
+        body = load_body(classify)
+        rules = choice.rules(body)
+        return answer(choice.echo(body, rules, classification(b2.classify(body["cards"], rules))))
 
-# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the game here ---
+    @bp.post("/plays/compare")
+    @rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS, rules_only=[INCONSISTENT])
+    def plays_compare() -> Response:
+        body = load_body(compare)
+        rules = choice.rules(body)
+        table, _ = table_of(body["table"])  # (who made it does not change what beats it)
+        assert table is not None  # a required table, never null
+        return answer(choice.echo(body, rules, comparison(b2.compare(table, body["play"], rules))))
 
+    @bp.post("/moves/validate")
+    @rule_codes(
+        b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=[INCONSISTENT, *TURN_STATE, "first_lead_hand"]
+    )
+    def moves_validate() -> Response:
+        body = load_body(move_validate)
+        rules = choice.rules(body)
+        table, table_seat = table_of(body["table"])
+        result = b2.validate_move(body["hand"], table, body["action"], rules, first_lead=body.get("first_lead"),
+                                  passed=body.get("passed"), table_seat=table_seat, seat=body.get("seat"))  # fmt: skip  # two lines
+        return answer(choice.echo(body, rules, move_result(result)))
 
-def blueprint_for(game: Game) -> Blueprint:
-    """The blueprint serving ``game`` (this module serves one game)."""
-    assert blueprint.name == game.blueprint, game.id
-    return blueprint
+    @bp.post("/games/score")
+    @rule_codes(b2.DOMAIN, errors=ERRORS,
+                rules_only=[INCONSISTENT, "duplicate_card", "grand_slam_impossible", *LAST_PLAY_FAULTS])  # fmt: skip  # two lines
+    def games_score() -> Response:
+        body = load_body(score)
+        rules = choice.rules(body)
+        winner = body["winner"]
+        scored = b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], body["losers"], rules)
+        return answer(choice.echo(body, rules, game_score(scored)))
 
+    @bp.post("/games/validate")
+    @rule_codes(b2.DOMAIN, violations=[*InvalidPlay, *MoveViolation], errors=ERRORS,
+                rules_only=[INCONSISTENT, "duplicate_card"])  # fmt: skip  # two lines
+    def games_validate() -> Response:
+        body = load_body(game_validate)
+        rules = choice.rules(body)
+        record = b2.validate_game(body["base"], body["hands"], body["actions"], rules, body.get("leader"))
+        return answer(choice.echo(body, rules, game_record(record, turn_state=choice.named(body))))
 
-def schemas_for(game: Game) -> list[type[StrictSchema]]:
-    """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
-    return SCHEMAS
+    @bp.post("/plays/legal")
+    @rule_codes(b2.DOMAIN, errors=(*ERRORS, *big_two_plays.PlaysProblem),
+                rules_only=[INCONSISTENT, *TURN_STATE, "duplicate_card", "table_not_a_play", "first_lead_hand"])  # fmt: skip  # two lines
+    def plays_legal_route() -> Response:
+        body = load_body(plays_legal)
+        rules = choice.rules(body)
+        table, table_seat = table_of(body["table"])
+        result = big_two_plays.list_plays(body["hand"], table, table_seat=table_seat, seat=body["seat"],
+                                          first_lead=body.get("first_lead"), passed=body.get("passed"), rules=rules)  # fmt: skip  # two lines
+        return answer(choice.echo(body, rules, play_list(result)))
+
+    return bp

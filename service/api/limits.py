@@ -72,7 +72,7 @@ def read_body(req: Request) -> bytes:
             if not chunk:
                 break
             body += chunk
-    except Exception:  # noqa: BLE001 - a broken chunk or a disconnect, whatever the server raises for it
+    except Exception:  # a broken chunk or a disconnect, whatever the server raises for it
         raise ApiProblem(400, "detail.chunked_unreadable") from None
     if len(body) > limit:
         raise RequestEntityTooLarge()

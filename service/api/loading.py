@@ -129,7 +129,7 @@ def _compile(schema: Schema) -> Reader:
     made = _object(source, schema, "value", 2)
     source.add(2, f"return {made}")
     source.add(1, "except (KeyError, TypeError, ValidationError):", "    raise Decline from None")
-    exec("\n".join(source.lines), source.names)  # noqa: S102 - source built above from the schema's declarations
+    exec("\n".join(source.lines), source.names)  # source built above from the schema's declarations
     reader: Reader = source.names["read"]  # the function the text above defines
     return reader
 

@@ -138,7 +138,7 @@ class AccessRecord(logging.LogRecord):
 
     _start = time.time()
 
-    def __init__(self, fields: dict[str, Any]) -> None:  # noqa: PLW0231 - on purpose, see above
+    def __init__(self, fields: dict[str, Any]) -> None:  # no super().__init__(): on purpose, see above
         now = time.time()
         self.__dict__.update(_ACCESS_RECORD)
         self.created = now
@@ -295,7 +295,7 @@ def _write_access_line(fields: dict[str, Any]) -> bool:
         try:
             stream.write(line)
             stream.flush()
-        except Exception:  # noqa: BLE001 - as logging does: a failed write never fails the request
+        except Exception:  # as logging does: a failed write never fails the request
             handler.handleError(AccessRecord(fields))
     return True
 
@@ -335,7 +335,7 @@ def write_held_lines() -> None:
         try:
             sys.stdout.write("".join(lines))
             sys.stdout.flush()
-        except Exception:  # noqa: BLE001 - as logging does: a failed write never fails the worker
+        except Exception:  # as logging does: a failed write never fails the worker
             pass
 
 

@@ -1,5 +1,6 @@
-"""HTTP layer of the Open-Face Chinese games of the registry (``/v1/ofc-pineapple``, ``/v1/ofc-classic``):
-request schemas beside the routes they serve, one set per game, built from the game's rule sets.
+"""HTTP layer of the Open-Face Chinese games of the registry (``/v1/ofc-pineapple``, ``/v1/ofc-classic``): each
+game's request schemas (``request_schemas``, built from its rule sets), the answers' shapes and its routes
+(``make_blueprint``), in the shape of every game's module (``service/api/games.py``).
 
 A request may name its rule set (``"rule_set"``, absent = the game's default, the first it lists) and, where
 it scores or evaluates, replace royalty tables (``"royalties"``). An answer to a request that named either
@@ -9,7 +10,6 @@ that named neither is exactly what it was before rule sets existed.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, cast
 
 from flask import Blueprint, Response
@@ -17,7 +17,6 @@ from marshmallow import fields, validate
 
 from service.api import texts
 from service.api.common import (
-    RulesEcho,
     StrictBoolean,
     StrictInteger,
     StrictSchema,
@@ -28,15 +27,18 @@ from service.api.common import (
     rule_codes,
     violation,
 )
+from service.api.games import RuleChoice, Schemas, rule_set_field
 from service.api.heavy import heavy
 from service.api.schema import CardList, ExactValues, ListBoundBy
 from service.rules import ofc
 from service.rules.cards import DECK, NotationProblem, card_texts
-from service.rules.games import GAMES, Game, find_game
+from service.rules.games import GAMES, Game
 from service.rules.hand_value import HandValue
 from service.rules.messages import Message
 from service.rules.ofc import BOTTOM, MIDDLE, ROWS, TOP, Board, Fantasyland, MoveViolation, ProblemCode, fantasyland
-from service.rules.ofc.rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, RULE_SETS_KEPT, TOP_HANDS, OfcRules
+from service.rules.ofc import moves as ofc_moves
+from service.rules.ofc import outlook as ofc_outlook
+from service.rules.ofc.rules import FIVE_CARD_CATEGORIES, ROYALTY_MAX, TOP_HANDS, OfcRules
 
 ROW_NAMES = [r.value for r in ROWS]
 ROW_BY_NAME = {r.value: r for r in ROWS}  # a dict look-up: Row(name) goes through the Enum machinery, slower
@@ -46,7 +48,7 @@ MAX_DEALT = max(FANTASYLAND_SIZES)
 MAX_ACTIONS = 64  # a hand has at most 36 actions (4 players, 9 rounds); more is still answered, as a violation
 
 
-# --- schemas shared by every OFC game ------------------------------------------------------------------
+# --- schemas: every OFC game's, its rule sets bounding the rest ------------------------------------------
 
 
 def card_row(low: int, high: int, **kwargs: Any) -> CardList:
@@ -54,104 +56,11 @@ def card_row(low: int, high: int, **kwargs: Any) -> CardList:
     return card_list(low, high, container=tuple, **kwargs)
 
 
-class CompleteBoard(StrictSchema):
-    top = card_row(3, 3, required=True)
-    middle = card_row(5, 5, required=True)
-    bottom = card_row(5, 5, required=True)
-
-    build = Board
-
-
-class PartialBoard(StrictSchema):
-    top = card_row(0, 3, load_default=())
-    middle = card_row(0, 5, load_default=())
-    bottom = card_row(0, 5, load_default=())
-
-    build = Board
-
-
-class BoardInPlay(PartialBoard):
-    """The board of moves/legal and boards/outlook: the same rows, each a set in the contract
-    (``uniqueItems``), since these operations refuse a card listed twice (422) where moves/validate answers
-    it as a violation."""
-
-
-class Placement(StrictSchema):
-    """Each row holds at most what a deal can (17 cards), not what the row can: a row placed too full is a
-    rule broken (``row_overflow``, a 200 violation), not a malformed request (ruling S2). Loaded as the
-    rules core takes a placement: a dict of each ``Row`` (its ``attribute``) to its cards."""
-
-    top = card_row(0, MAX_DEALT, load_default=(), attribute=TOP)
-    middle = card_row(0, MAX_DEALT, load_default=(), attribute=MIDDLE)
-    bottom = card_row(0, MAX_DEALT, load_default=(), attribute=BOTTOM)
-
-
-class FantasylandState(StrictSchema):
-    active = StrictBoolean(required=True)
-    cards = StrictInteger(allow_none=True, load_default=None, validate=validate.OneOf(FANTASYLAND_SIZES))
-
-    build = Fantasyland
-
-
-_NOT_IN_FANTASYLAND = Fantasyland()
-
-
-def fantasyland_field() -> fields.Nested:
-    return fields.Nested(FantasylandState, load_default=lambda: _NOT_IN_FANTASYLAND)
-
-
-def _royalty_table(name: str, keys: tuple[str, ...]) -> type[StrictSchema]:
-    """A whole replacement royalty table: every key of the row, integers 0-100, nothing else."""
-    declared = {key: StrictInteger(required=True, validate=validate.Range(0, ROYALTY_MAX)) for key in keys}
-    return type(name, (StrictSchema,), declared)
-
-
-TopRoyalties = _royalty_table("TopRoyalties", TOP_HANDS)
-FiveCardRoyalties = _royalty_table("FiveCardRoyalties", FIVE_CARD_CATEGORIES)
-
-
-class RoyaltyTables(StrictSchema):
-    """House royalties: any of the rule set's three tables, each replaced whole."""
-
-    top = fields.Nested(TopRoyalties)
-    middle = fields.Nested(FiveCardRoyalties)
-    bottom = fields.Nested(FiveCardRoyalties)
-
-
-class ScoredPlayer(StrictSchema):
-    board = fields.Nested(CompleteBoard, required=True)
-    fantasyland = fantasyland_field()
-
-    build = ofc.Seat
-
-
-class RecordPlayer(StrictSchema):
-    fantasyland = fantasyland_field()
-
-
-SHARED_SCHEMAS: list[type[StrictSchema]] = [
-    CompleteBoard,
-    PartialBoard,
-    BoardInPlay,
-    Placement,
-    FantasylandState,
-    TopRoyalties,
-    FiveCardRoyalties,
-    RoyaltyTables,
-    ScoredPlayer,
-    RecordPlayer,
-]
-
-
-# --- schemas of one game: its rule sets bound the rest ------------------------------------------------
-
-
 def round_field(game: Game, **kwargs: Any) -> ExactValues:
     """A round of a normal hand (1 to the game's number of rounds) or, in a game with Fantasyland,
     ``"fantasyland"`` for a Fantasyland player's single set."""
     rounds = max(r.rules.rounds for r in game.rule_sets)
-    fantasyland = any(r.rules.has_fantasyland for r in game.rule_sets)
-    values = {int: range(1, rounds + 1), str: frozenset([ofc.FANTASYLAND_ROUND] if fantasyland else [])}
+    values = {int: range(1, rounds + 1), str: frozenset([ofc.FANTASYLAND_ROUND] if has_fantasyland(game) else [])}
     refused = texts.SchemaMessage.of(Message(ofc.DOMAIN, "invalid_round", ofc.round_case(game.default.rules)))
     return ExactValues(values, refused, **kwargs)
 
@@ -164,83 +73,135 @@ def players_field(game: Game, inner: fields.Field[Any]) -> ListBoundBy:
     return ListBoundBy(inner, ("rule_set", bounds, game.default.rules.players), validate=widest, required=True)
 
 
-def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
-    """The top-level request schemas of ``game`` (and the ones its bounds change), named ``prefix`` + name."""
-    rule_sets: dict[str, OfcRules] = {r.id: r.rules for r in game.rule_sets}
-    most = max(rules.players[1] for rules in rule_sets.values())
+def has_fantasyland(game: Game) -> bool:
+    return any(r.rules.has_fantasyland for r in game.rule_sets)
 
-    def rule_set() -> fields.String:
-        return fields.String(validate=validate.OneOf(list(rule_sets)))
 
-    def royalties() -> fields.Nested:
-        return fields.Nested(RoyaltyTables)
+def shared_schemas(schemas: Schemas) -> None:
+    """The components both OFC games' requests hold (named without a game's prefix in the contract)."""
 
-    def schema(name: str, base: type, **declared: Any) -> type[StrictSchema]:
-        return type(prefix + name, (base,), declared)
+    def rows(low: int, high: int, **kwargs: Any) -> dict[str, CardList]:
+        return {row.value: card_row(min(low, row.size), min(high, row.size), **kwargs) for row in ROWS}
 
-    record_action = schema(
-        "RecordAction", StrictSchema,
-        seat=StrictInteger(required=True, validate=validate.Range(0, most - 1)),
+    schemas.add_shared("CompleteBoard", Board, **rows(5, 5, required=True))
+    schemas.add_shared("PartialBoard", Board, **rows(0, 5, load_default=()))
+    # The board of moves/legal and boards/outlook: the same rows, each a set in the contract (``uniqueItems``),
+    # since these operations refuse a card listed twice (422) where moves/validate answers it as a violation.
+    schemas.add_shared("BoardInPlay", Board, **rows(0, 5, load_default=()))
+    # Each row of a placement holds at most what a deal can (17 cards), not what the row can: a row placed too
+    # full is a rule broken (``row_overflow``, a 200 violation), not a malformed request (ruling S2). Loaded as
+    # the rules core takes a placement: a dict of each ``Row`` (its ``attribute``) to its cards.
+    placement = {row.value: card_row(0, MAX_DEALT, load_default=(), attribute=row) for row in ROWS}
+    schemas.add_shared("Placement", **placement)
+    sizes = validate.OneOf(FANTASYLAND_SIZES)
+    schemas.add_shared("FantasylandState", Fantasyland, active=StrictBoolean(required=True),
+                cards=StrictInteger(allow_none=True, load_default=None, validate=sizes))  # fmt: skip  # two lines
+    points = validate.Range(0, ROYALTY_MAX)  # a whole replacement table: every key of its row, nothing else
+    top = schemas.add_shared(
+        "TopRoyalties", **{key: StrictInteger(required=True, validate=points) for key in TOP_HANDS}
+    )
+    five = schemas.add_shared(
+        "FiveCardRoyalties", **{key: StrictInteger(required=True, validate=points) for key in FIVE_CARD_CATEGORIES}
+    )
+    # House royalties: any of the rule set's three tables, each replaced whole.
+    schemas.add_shared("RoyaltyTables", top=fields.Nested(top), middle=fields.Nested(five), bottom=fields.Nested(five))
+    schemas.add_shared("ScoredPlayer", ofc.Seat, board=fields.Nested(schemas["CompleteBoard"], required=True),
+                fantasyland=fantasyland_field(schemas))  # fmt: skip  # two lines
+    schemas.add_shared("RecordPlayer", fantasyland=fantasyland_field(schemas))
+
+
+def fantasyland_field(schemas: Schemas) -> fields.Nested:
+    return fields.Nested(schemas["FantasylandState"], load_default=lambda: _NOT_IN_FANTASYLAND)
+
+
+def request_schemas(game: Game) -> Schemas:
+    """Every request schema of ``game``: the shared ones, then its own (named with its prefix), each with its
+    rules: ``rule_set`` and, where the rules score or value a row, ``royalties``."""
+    schemas = Schemas(game)
+    shared_schemas(schemas)
+    most = max(r.rules.players[1] for r in game.rule_sets)
+    most_dealt = max(deal.dealt for r in game.rule_sets for deal in r.rules.deals)
+    seat = validate.Range(0, most - 1)
+
+    def rules(royalties: bool = True) -> dict[str, Any]:
+        return {
+            "rule_set": rule_set_field(game),
+            **({"royalties": fields.Nested(schemas["RoyaltyTables"])} if royalties else {}),
+        }
+
+    def row() -> fields.String:
+        return fields.String(required=True, validate=validate.OneOf(ROW_NAMES))
+
+    def board(name: str) -> fields.Nested:
+        return fields.Nested(schemas[name], required=True)
+
+    schemas.add("RowEvaluateRequest", row=row(), cards=card_list(3, 5, required=True), **rules())
+    schemas.add(
+        "RowCompareRequest", row=row(), a=card_list(3, 5, required=True), b=card_list(3, 5, required=True), **rules()
+    )
+    schemas.add("BoardEvaluateRequest", board=board("CompleteBoard"), fantasyland=fantasyland_field(schemas), **rules())
+    schemas.add(
+        "MoveValidateRequest",
+        board=board("PartialBoard"),
+        round=round_field(game, required=True),
+        dealt=card_list(1, MAX_DEALT, required=True),
+        placement=fields.Nested(schemas["Placement"], required=True),
+        discard=card_list(0, MAX_DEALT, load_default=list),
+        seen=card_list(0, 52, load_default=list),
+        **rules(royalties=False),
+    )
+    schemas.add("HandScoreRequest", players=players_field(game, fields.Nested(schemas["ScoredPlayer"])), **rules())
+    record_action = schemas.add(
+        "RecordAction",
+        ofc.Action,
+        seat=StrictInteger(required=True, validate=seat),
         dealt=card_row(1, MAX_DEALT, required=True),
-        placement=fields.Nested(Placement, required=True),
+        placement=fields.Nested(schemas["Placement"], required=True),
         discard=card_row(0, MAX_DEALT, load_default=()),
-        build=ofc.Action,
-    )  # fmt: skip  # the name and the base on one line, then the fields
-    return {
-        "RowEvaluateRequest": schema(
-            "RowEvaluateRequest", StrictSchema,
-            row=fields.String(required=True, validate=validate.OneOf(ROW_NAMES)), cards=card_list(3, 5, required=True),
-            rule_set=rule_set(), royalties=royalties(),
+    )
+    schemas.add(
+        "HandValidateRequest",
+        dealer=StrictInteger(required=True, validate=seat),
+        players=players_field(game, fields.Nested(schemas["RecordPlayer"])),
+        actions=fields.List(fields.Nested(record_action), required=True, validate=validate.Length(max=MAX_ACTIONS)),
+        **rules(),
+    )
+    schemas.add(
+        "MovesLegalRequest",
+        board=board("BoardInPlay"),
+        dealt=card_list(1, most_dealt, required=True),
+        **rules(royalties=False),
+    )
+    schemas.add(
+        "OutlookRequest",
+        board=board("BoardInPlay"),
+        seen=card_list(0, 52, load_default=list),
+        fantasyland=fantasyland_field(schemas),
+        limit=StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_LIMIT), load_default=ofc_outlook.DEFAULT_LIMIT),
+        seed=StrictInteger(validate=validate.Range(0, 2**53 - 1), allow_none=True, load_default=None),
+        samples=StrictInteger(
+            validate=validate.Range(1, ofc_outlook.MAX_SAMPLES), load_default=ofc_outlook.DEFAULT_SAMPLES
         ),
-        "RowCompareRequest": schema(
-            "RowCompareRequest", StrictSchema,
-            row=fields.String(required=True, validate=validate.OneOf(ROW_NAMES)),
-            a=card_list(3, 5, required=True), b=card_list(3, 5, required=True), rule_set=rule_set(), royalties=royalties(),
-        ),
-        "BoardEvaluateRequest": schema(
-            "BoardEvaluateRequest", StrictSchema,
-            board=fields.Nested(CompleteBoard, required=True), fantasyland=fantasyland_field(), rule_set=rule_set(), royalties=royalties(),
-        ),
-        "MoveValidateRequest": schema(
-            "MoveValidateRequest", StrictSchema,
-            board=fields.Nested(PartialBoard, required=True), round=round_field(game, required=True),
-            dealt=card_list(1, MAX_DEALT, required=True), placement=fields.Nested(Placement, required=True),
-            discard=card_list(0, MAX_DEALT, load_default=list), seen=card_list(0, 52, load_default=list), rule_set=rule_set(),
-        ),
-        "HandScoreRequest": schema(
-            "HandScoreRequest", StrictSchema,
-            players=players_field(game, fields.Nested(ScoredPlayer)), rule_set=rule_set(), royalties=royalties(),
-        ),
-        "RecordAction": record_action,
-        "HandValidateRequest": schema(
-            "HandValidateRequest", StrictSchema,
-            dealer=StrictInteger(required=True, validate=validate.Range(0, most - 1)),
-            players=players_field(game, fields.Nested(RecordPlayer)),
-            actions=fields.List(fields.Nested(record_action), required=True, validate=validate.Length(max=MAX_ACTIONS)),
-            rule_set=rule_set(), royalties=royalties(),
-        ),
-    }  # fmt: skip  # each schema: its name and base on one line, then its fields a few to a line
-
-
-@lru_cache(maxsize=RULE_SETS_KEPT)
-def _with_royalties(rules: OfcRules, tables: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]) -> OfcRules:
-    """A rule set with house royalties, built once per distinct replacement (its tables are bound then) and
-    kept for the few most recently sent: each holds about 0.6 MiB of tables."""
-    return rules.with_royalties({row: dict(table) for row, table in tables})
-
-
-def effective_rules(game_rules: dict[str, OfcRules], default: OfcRules, body: dict[str, Any]) -> OfcRules:
-    """The rules a loaded request asks for: its rule set (the default when unnamed) with its royalties."""
-    rules = game_rules[body["rule_set"]] if "rule_set" in body else default
-    tables = body.get("royalties")
-    if tables:
-        rules = _with_royalties(
-            rules, tuple((row, tuple(sorted(table.items()))) for row, table in sorted(tables.items()))
+        **rules(),
+    )
+    if has_fantasyland(game):
+        least = min(ofc.FANTASYLAND_SIZES)
+        schemas.add(
+            "FantasylandSolveRequest",
+            cards=card_list(least, MAX_DEALT, required=True),
+            seen=card_list(0, len(DECK) - least, load_default=list),
+            stay_value=StrictInteger(
+                load_default=fantasyland.DEFAULT_STAY_VALUE, validate=validate.Range(0, fantasyland.MAX_STAY_VALUE)
+            ),
+            alternatives=StrictInteger(
+                load_default=fantasyland.DEFAULT_ALTERNATIVES, validate=validate.Range(0, fantasyland.MAX_ALTERNATIVES)
+            ),
+            **rules(),
         )
-    return rules
+    return schemas  # fmt: skip  # each schema: its name, then its fields a few to a line
 
 
-say_rules = RulesEcho(frozenset({"rule_set", "royalties"}))
+_NOT_IN_FANTASYLAND = Fantasyland()
 
 
 # --- answers -----------------------------------------------------------------------------------------
@@ -301,137 +262,6 @@ def hand_score(score: ofc.HandScore) -> dict[str, Any]:
     }  # fmt: skip  # a matchup's seven fields on two lines, not one a line
 
 
-# --- routes: one blueprint per OFC game of the registry -------------------------------------------------
-
-ERRORS = tuple(dict.fromkeys((*NotationProblem, *ProblemCode, "invalid_round")))
-"""The 422 ``errors`` codes of the OFC operations, besides the request schema's."""
-RECORD_ONLY = {
-    MoveViolation.RECORD_INCOMPLETE,
-    MoveViolation.ACTION_AFTER_HAND_END,
-    MoveViolation.OUT_OF_TURN,
-    MoveViolation.CARD_DEALT_TWICE,
-}
-MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
-
-
-def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Blueprint:
-    """The six operations of ``game`` under its base path, each applying the rule set a request names."""
-    bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
-    game_rules: dict[str, OfcRules] = {r.id: r.rules for r in game.rule_sets}
-    default = game.default.rules
-    row_evaluate, row_compare = schemas["RowEvaluateRequest"](), schemas["RowCompareRequest"]()
-    board_evaluate, move_validate = schemas["BoardEvaluateRequest"](), schemas["MoveValidateRequest"]()
-    hand_score_request, hand_validate = schemas["HandScoreRequest"](), schemas["HandValidateRequest"]()
-
-    # What only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a row's
-    # size depends on the row named, a card can be listed twice in two spellings (As, AS), the round and
-    # the Fantasyland deals on the rule set named, the dealer's seat on the number of players.
-    players_by_rule_set = ("/players",) if len({r.rules.players for r in game.rule_sets}) > 1 else ()
-
-    @bp.post("/rows/evaluate")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
-    def rows_evaluate() -> Response:
-        body = load_body(row_evaluate)
-        rules = effective_rules(game_rules, default, body)
-        return answer(
-            say_rules(
-                body, rules, row_value(ofc.evaluate_row(ROW_BY_NAME[body["row"]], body["cards"], ("cards",), rules))
-            )
-        )
-
-    @bp.post("/rows/compare")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
-    def rows_compare() -> Response:
-        body = load_body(row_compare)
-        rules = effective_rules(game_rules, default, body)
-        result, a, b = ofc.compare_rows(ROW_BY_NAME[body["row"]], body["a"], body["b"], rules)
-        return answer(say_rules(body, rules, {"winner": result, "a": row_value(a), "b": row_value(b)}))
-
-    @bp.post("/boards/evaluate")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"])
-    def boards_evaluate() -> Response:
-        body = load_body(board_evaluate)
-        rules = effective_rules(game_rules, default, body)
-        return answer(
-            say_rules(body, rules, board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules)))
-        )
-
-    @bp.post("/moves/validate")
-    @rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=["invalid_round"])
-    def moves_validate() -> Response:
-        body = load_body(move_validate)
-        rules = effective_rules(game_rules, default, body)
-        result = ofc.validate_move(
-            body["board"], body["round"], body["dealt"], body["placement"], body["discard"], body["seen"], rules
-        )
-        return answer(say_rules(body, rules, {
-            "legal": result.legal,
-            "violations": [violation(v) for v in result.violations],
-            "board": board_cards(result.board),
-        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
-
-    @bp.post("/hands/score")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"], lengths_by_rule_set=players_by_rule_set)
-    def hands_score() -> Response:
-        body = load_body(hand_score_request)
-        rules = effective_rules(game_rules, default, body)
-        score = ofc.score_hand(body["players"], rules, cards=False)  # the answer names categories, not cards
-        return answer(say_rules(body, rules, hand_score(score)))
-
-    @bp.post("/hands/validate")
-    @rule_codes(ofc.DOMAIN, violations=MoveViolation, errors=ERRORS, rules_only=["fantasyland_cards", "bad_seat"],
-                lengths_by_rule_set=players_by_rule_set)  # fmt: skip  # not one argument a line
-    def hands_validate() -> Response:
-        body = load_body(hand_validate)
-        rules = effective_rules(game_rules, default, body)
-        result = ofc.validate_hand(
-            body["dealer"], [p["fantasyland"] for p in body["players"]], body["actions"], rules, cards=False
-        )
-        return answer(say_rules(body, rules, {
-            "legal": result.legal,
-            "violations": [violation(v) for v in result.violations],
-            "boards": [board_cards(b) for b in result.boards],
-            "score": hand_score(result.score) if result.score else None,
-            "discards": [{"seat": seat, "card": card.text, "action": index} for seat, card, index in result.discards],
-        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
-
-    return bp
-
-
-# --- moves/legal, boards/outlook -----------------------------------------------------------------------
-# Kept in one block, apart from the operations above, so parallel additions to this module merge cleanly.
-# Each OFC game gets both operations, taking ``rule_set`` (and, for the outlook, ``royalties``) as the others do.
-
-from service.rules.ofc import moves as ofc_moves  # noqa: E402
-from service.rules.ofc import outlook as ofc_outlook  # noqa: E402
-
-
-def legal_request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
-    """The request schemas of ``game``'s moves/legal and boards/outlook, named ``prefix`` + name."""
-    rule_set_ids = [r.id for r in game.rule_sets]
-    most_dealt = max(deal.dealt for r in game.rule_sets for deal in r.rules.deals)
-    moves_legal = type(
-        prefix + "MovesLegalRequest",
-        (StrictSchema,),
-        {
-            "board": fields.Nested(BoardInPlay, required=True),
-            "dealt": card_list(1, most_dealt, required=True),
-            "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
-        },
-    )
-    outlook = type(prefix + "OutlookRequest", (StrictSchema,), {
-        "board": fields.Nested(BoardInPlay, required=True),
-        "seen": card_list(0, 52, load_default=list),
-        "fantasyland": fantasyland_field(),
-        "limit": StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_LIMIT), load_default=ofc_outlook.DEFAULT_LIMIT),
-        "seed": StrictInteger(validate=validate.Range(0, 2**53 - 1), allow_none=True, load_default=None),
-        "samples": StrictInteger(validate=validate.Range(1, ofc_outlook.MAX_SAMPLES), load_default=ofc_outlook.DEFAULT_SAMPLES),
-        "rule_set": fields.String(validate=validate.OneOf(rule_set_ids)),
-        "royalties": fields.Nested(RoyaltyTables),
-    })  # fmt: skip  # one field a line, as in a class body
-    return {"MovesLegalRequest": moves_legal, "OutlookRequest": outlook}
-
-
 def move_list(result: ofc_moves.MoveList) -> dict[str, Any]:
     return {
         "round": result.round,
@@ -470,106 +300,6 @@ def outlook_answer(result: ofc_outlook.Outlook) -> dict[str, Any]:
     }  # fmt: skip  # a royalty level and the Monte Carlo figures a few fields to a line
 
 
-def add_legal_routes(bp: Blueprint, game: Game, schemas: dict[str, type[StrictSchema]]) -> None:
-    """moves/legal and boards/outlook of ``game`` on its blueprint, each applying the rule set named."""
-    game_rules: dict[str, OfcRules] = {r.id: r.rules for r in game.rule_sets}
-    default = game.default.rules
-    moves_legal_request, outlook_request = schemas["MovesLegalRequest"](), schemas["OutlookRequest"]()
-
-    @bp.post("/moves/legal")
-    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem),
-                rules_only=["duplicate_card", "deal_size", "board_between_rounds", "board_complete"])  # fmt: skip  # not one argument a line
-    def moves_legal() -> Response:
-        body = load_body(moves_legal_request)
-        rules = effective_rules(game_rules, default, body)
-        return answer(say_rules(body, rules, move_list(ofc_moves.legal_moves(body["board"], body["dealt"], rules))))
-
-    @bp.post("/boards/outlook")
-    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem),
-                rules_only=["duplicate_card", "board_between_rounds", "fantasyland_cards", "not_enough_cards"])  # fmt: skip  # not one argument a line
-    @heavy
-    def boards_outlook() -> Response:
-        body = load_body(outlook_request)
-        rules = effective_rules(game_rules, default, body)
-        result = ofc_outlook.outlook(
-            body["board"],
-            body["seen"],
-            body["fantasyland"],
-            limit=body["limit"],
-            seed=body["seed"],
-            samples=body["samples"],
-            rules=rules,
-        )
-        return answer(say_rules(body, rules, outlook_answer(result)))
-
-
-# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the games here ---
-
-
-def _prefix(game: Game) -> str:
-    """Component names in openapi.yaml: ofc-pineapple's predate the registry and have none
-    (``HandScoreRequest``); another OFC game's carry its id (``OfcClassicHandScoreRequest``)."""
-    return "" if game.id == "ofc-pineapple" else "".join(part.title() for part in game.id.split("-"))
-
-
-_GAMES = [game for game in GAMES if game.api_module == "ofc_pineapple"]
-SCHEMAS_BY_GAME = {
-    game.id: {**request_schemas(game, _prefix(game)), **legal_request_schemas(game, _prefix(game))} for game in _GAMES
-}
-BLUEPRINTS = {game.id: make_blueprint(game, SCHEMAS_BY_GAME[game.id]) for game in _GAMES}
-for _game in _GAMES:
-    add_legal_routes(BLUEPRINTS[_game.id], _game, SCHEMAS_BY_GAME[_game.id])
-
-# ofc-pineapple's schemas under their own names, for tests and benchmarks
-_PINEAPPLE = SCHEMAS_BY_GAME["ofc-pineapple"]
-RowEvaluateRequest, RowCompareRequest = _PINEAPPLE["RowEvaluateRequest"], _PINEAPPLE["RowCompareRequest"]
-BoardEvaluateRequest, MoveValidateRequest = _PINEAPPLE["BoardEvaluateRequest"], _PINEAPPLE["MoveValidateRequest"]
-HandScoreRequest, HandValidateRequest, RecordAction = (
-    _PINEAPPLE["HandScoreRequest"],
-    _PINEAPPLE["HandValidateRequest"],
-    _PINEAPPLE["RecordAction"],
-)
-SCHEMAS = [*SHARED_SCHEMAS, *_PINEAPPLE.values()]
-"""Every request schema of ofc-pineapple, for the test that compares them with openapi.yaml."""
-
-
-def blueprint_for(game: Game) -> Blueprint:
-    """The blueprint serving ``game``."""
-    return BLUEPRINTS[game.id]
-
-
-def schemas_for(game: Game) -> list[type[StrictSchema]]:
-    """Every request schema of ``game``: the shared ones and its own."""
-    return [*SHARED_SCHEMAS, *SCHEMAS_BY_GAME[game.id].values(), *EXTRA_SCHEMAS[game.id]]
-
-
-EXTRA_SCHEMAS: dict[str, list[type[StrictSchema]]] = {game.id: [] for game in _GAMES}
-"""Schemas of operations a game serves beyond those above (below)."""
-
-
-# --- fantasyland/solve: ofc-pineapple under its house rules ---
-
-blueprint = BLUEPRINTS["ofc-pineapple"]
-
-
-class FantasylandSolveRequest(StrictSchema):
-    cards = card_list(min(ofc.FANTASYLAND_SIZES), MAX_DEALT, required=True)
-    seen = card_list(0, len(DECK) - min(ofc.FANTASYLAND_SIZES), load_default=list)
-    stay_value = StrictInteger(
-        load_default=fantasyland.DEFAULT_STAY_VALUE, validate=validate.Range(0, fantasyland.MAX_STAY_VALUE)
-    )
-    alternatives = StrictInteger(
-        load_default=fantasyland.DEFAULT_ALTERNATIVES, validate=validate.Range(0, fantasyland.MAX_ALTERNATIVES)
-    )
-    rule_set = fields.String(validate=validate.OneOf([r.id for r in find_game("ofc-pineapple").rule_sets]))
-    royalties = fields.Nested(RoyaltyTables)
-
-
-SCHEMAS += [FantasylandSolveRequest]
-EXTRA_SCHEMAS["ofc-pineapple"] += [FantasylandSolveRequest]
-_fantasyland_solve = FantasylandSolveRequest()
-
-
 def fantasyland_setting(setting: fantasyland.Setting, dealt: int, rules: OfcRules) -> dict[str, Any]:
     """A solver's setting: the board, the discards, its value and the evaluator's view of the board."""
     value = ofc.evaluate_board(setting.board, Fantasyland(True, dealt), (), rules)
@@ -584,26 +314,144 @@ def fantasyland_setting(setting: fantasyland.Setting, dealt: int, rules: OfcRule
     }
 
 
-@blueprint.post("/fantasyland/solve")
-@rule_codes(
-    ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem), rules_only=["duplicate_card", "fantasyland_deal_size"]
-)
-@heavy
-def fantasyland_solve() -> Response:
-    body = load_body(_fantasyland_solve)
-    game = find_game("ofc-pineapple")
-    rules = effective_rules({r.id: r.rules for r in game.rule_sets}, game.default.rules, body)
-    dealt = body["cards"]
-    fantasyland.check_deal(dealt, body["seen"], rules.fantasyland_sizes)
-    solution = fantasyland.solve(
-        dealt, fantasyland.terms_of(rules), stay_value=body["stay_value"], alternatives=body["alternatives"]
+# --- routes: one blueprint per OFC game of the registry -------------------------------------------------
+
+ERRORS = tuple(dict.fromkeys((*NotationProblem, *ProblemCode, "invalid_round")))
+"""The 422 ``errors`` codes of the OFC operations, besides the request schema's."""
+RECORD_ONLY = {
+    MoveViolation.RECORD_INCOMPLETE,
+    MoveViolation.ACTION_AFTER_HAND_END,
+    MoveViolation.OUT_OF_TURN,
+    MoveViolation.CARD_DEALT_TWICE,
+}
+MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
+
+
+def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
+    """The operations of ``game`` under its base path, each applying the rules a request names:
+    fantasyland/solve where the game has Fantasyland."""
+    bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
+    choice = RuleChoice(game, "royalties", OfcRules.with_royalties)
+    row_evaluate, row_compare = schemas["RowEvaluateRequest"](), schemas["RowCompareRequest"]()
+    board_evaluate, move_validate = schemas["BoardEvaluateRequest"](), schemas["MoveValidateRequest"]()
+    hand_score_request, hand_validate = schemas["HandScoreRequest"](), schemas["HandValidateRequest"]()
+    moves_legal_request, outlook_request = schemas["MovesLegalRequest"](), schemas["OutlookRequest"]()
+
+    # What only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a row's
+    # size depends on the row named, a card can be listed twice in two spellings (As, AS), the round and
+    # the Fantasyland deals on the rule set named, the dealer's seat on the number of players.
+    players_by_rule_set = ("/players",) if len({r.rules.players for r in game.rule_sets}) > 1 else ()
+
+    @bp.post("/rows/evaluate")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
+    def rows_evaluate() -> Response:
+        body = load_body(row_evaluate)
+        rules = choice.rules(body)
+        return answer(
+            choice.echo(
+                body, rules, row_value(ofc.evaluate_row(ROW_BY_NAME[body["row"]], body["cards"], ("cards",), rules))
+            )
+        )
+
+    @bp.post("/rows/compare")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
+    def rows_compare() -> Response:
+        body = load_body(row_compare)
+        rules = choice.rules(body)
+        result, a, b = ofc.compare_rows(ROW_BY_NAME[body["row"]], body["a"], body["b"], rules)
+        return answer(choice.echo(body, rules, {"winner": result, "a": row_value(a), "b": row_value(b)}))
+
+    @bp.post("/boards/evaluate")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"])
+    def boards_evaluate() -> Response:
+        body = load_body(board_evaluate)
+        rules = choice.rules(body)
+        return answer(
+            choice.echo(body, rules, board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules)))
+        )
+
+    @bp.post("/moves/validate")
+    @rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=["invalid_round"])
+    def moves_validate() -> Response:
+        body = load_body(move_validate)
+        rules = choice.rules(body)
+        result = ofc.validate_move(
+            body["board"], body["round"], body["dealt"], body["placement"], body["discard"], body["seen"], rules
+        )
+        return answer(choice.echo(body, rules, {
+            "legal": result.legal,
+            "violations": [violation(v) for v in result.violations],
+            "board": board_cards(result.board),
+        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
+
+    @bp.post("/hands/score")
+    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"], lengths_by_rule_set=players_by_rule_set)
+    def hands_score() -> Response:
+        body = load_body(hand_score_request)
+        rules = choice.rules(body)
+        score = ofc.score_hand(body["players"], rules, cards=False)  # the answer names categories, not cards
+        return answer(choice.echo(body, rules, hand_score(score)))
+
+    @bp.post("/hands/validate")
+    @rule_codes(ofc.DOMAIN, violations=MoveViolation, errors=ERRORS, rules_only=["fantasyland_cards", "bad_seat"],
+                lengths_by_rule_set=players_by_rule_set)  # fmt: skip  # not one argument a line
+    def hands_validate() -> Response:
+        body = load_body(hand_validate)
+        rules = choice.rules(body)
+        result = ofc.validate_hand(
+            body["dealer"], [p["fantasyland"] for p in body["players"]], body["actions"], rules, cards=False
+        )
+        return answer(choice.echo(body, rules, {
+            "legal": result.legal,
+            "violations": [violation(v) for v in result.violations],
+            "boards": [board_cards(b) for b in result.boards],
+            "score": hand_score(result.score) if result.score else None,
+            "discards": [{"seat": seat, "card": card.text, "action": index} for seat, card, index in result.discards],
+        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
+
+    @bp.post("/moves/legal")
+    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem),
+                rules_only=["duplicate_card", "deal_size", "board_between_rounds", "board_complete"])  # fmt: skip  # two lines
+    def moves_legal() -> Response:
+        body = load_body(moves_legal_request)
+        rules = choice.rules(body)
+        return answer(choice.echo(body, rules, move_list(ofc_moves.legal_moves(body["board"], body["dealt"], rules))))
+
+    @bp.post("/boards/outlook")
+    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem),
+                rules_only=["duplicate_card", "board_between_rounds", "fantasyland_cards", "not_enough_cards"])  # fmt: skip  # two lines
+    @heavy
+    def boards_outlook() -> Response:
+        body = load_body(outlook_request)
+        rules = choice.rules(body)
+        result = ofc_outlook.outlook(body["board"], body["seen"], body["fantasyland"], limit=body["limit"], seed=body["seed"],
+                                     samples=body["samples"], rules=rules)  # fmt: skip  # two lines
+        return answer(choice.echo(body, rules, outlook_answer(result)))
+
+    if "FantasylandSolveRequest" in schemas:
+        add_fantasyland_solve(bp, choice, schemas["FantasylandSolveRequest"]())
+    return bp
+
+
+def add_fantasyland_solve(bp: Blueprint, choice: RuleChoice, solve_request: StrictSchema) -> None:
+    """fantasyland/solve, the operation of a game with Fantasyland."""
+
+    @bp.post("/fantasyland/solve")
+    @rule_codes(
+        ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem), rules_only=["duplicate_card", "fantasyland_deal_size"]
     )
-    return answer(say_rules(body, rules, {
-        "proven_optimal": True,
-        "stay_value": body["stay_value"],
-        "best": fantasyland_setting(solution.best, len(dealt), rules),
-        "alternatives": [fantasyland_setting(s, len(dealt), rules) for s in solution.alternatives],
-    }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
-
-
-# --- end fantasyland/solve ---
+    @heavy
+    def fantasyland_solve() -> Response:
+        body = load_body(solve_request)
+        rules = choice.rules(body)
+        dealt = body["cards"]
+        fantasyland.check_deal(dealt, body["seen"], rules.fantasyland_sizes)
+        solution = fantasyland.solve(
+            dealt, fantasyland.terms_of(rules), stay_value=body["stay_value"], alternatives=body["alternatives"]
+        )
+        return answer(choice.echo(body, rules, {
+            "proven_optimal": True,
+            "stay_value": body["stay_value"],
+            "best": fantasyland_setting(solution.best, len(dealt), rules),
+            "alternatives": [fantasyland_setting(s, len(dealt), rules) for s in solution.alternatives],
+        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets

@@ -1,5 +1,6 @@
-"""HTTP layer of the Thirteen games (``/v1/joker-thirteen``, ``/v1/thirteen``): request schemas beside the
-routes they serve, one set per game, built from its deck and its rule sets.
+"""HTTP layer of the Thirteen games (``/v1/joker-thirteen``, ``/v1/thirteen``): each game's request schemas
+(``request_schemas``, built from its deck and its rule sets), the answers' shapes and its routes
+(``make_blueprint``), in the shape of every game's module (``service/api/games.py``).
 
 Joker Thirteen's cards include the joker ``JK`` (any letter case) and its deck holds every spade twice and 3
 jokers, so "a card twice" is not a problem by itself: the rules core counts copies against the deck. Ordinary
@@ -18,7 +19,6 @@ from service.api import i18n
 from service.api.common import (
     CardField,
     CardList,
-    RulesEcho,
     StrictInteger,
     StrictSchema,
     answer,
@@ -27,10 +27,12 @@ from service.api.common import (
     rule_codes,
     violation,
 )
+from service.api.games import RuleChoice, Schemas, rule_set_field
 from service.api.heavy import heavy
+from service.api.schema import length
 from service.rules import thirteen as j13
 from service.rules.cards import NotationProblem, card_texts
-from service.rules.games import GAMES, Game
+from service.rules.games import Game
 from service.rules.hand_value import HandValue
 from service.rules.messages import Message
 from service.rules.thirteen import (
@@ -63,99 +65,69 @@ def _bonus_keys(game: Game, dun: Dun) -> list[str]:
     return list(next(iter(keys)))
 
 
-def bonus_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
+def bonus_schemas(game: Game, schemas: Schemas) -> type[StrictSchema]:
     """The game's house bonus tables: each dun's table replaced whole (every bonus its rule sets pay in that
     dun, integers 0-100), as OFC's royalties; a dun left out keeps the rule set's."""
 
     def table(name: str, dun: Dun) -> type[StrictSchema]:
-        declared = {
-            key: StrictInteger(required=True, validate=validate.Range(0, j13.BONUS_MAX))
-            for key in _bonus_keys(game, dun)
-        }
-        return type(prefix + name, (StrictSchema,), declared)
+        points = validate.Range(0, j13.BONUS_MAX)
+        return schemas.add(
+            name, **{key: StrictInteger(required=True, validate=points) for key in _bonus_keys(game, dun)}
+        )
 
     assert _bonus_keys(game, MIDDLE) == _bonus_keys(game, TAIL), "the middle and the tail share one table's shape"
     head, five = table("HeadBonuses", HEAD), table("FiveCardBonuses", MIDDLE)
-    bonuses = type(
-        prefix + "Bonuses",
-        (StrictSchema,),
-        {"head": fields.Nested(head), "middle": fields.Nested(five), "tail": fields.Nested(five)},
-    )
-    return {"HeadBonuses": head, "FiveCardBonuses": five, "Bonuses": bonuses}
+    return schemas.add("Bonuses", head=fields.Nested(head), middle=fields.Nested(five), tail=fields.Nested(five))
 
 
-def request_schemas(game: Game, prefix: str) -> dict[str, type[StrictSchema]]:
-    """The request schemas of ``game``, named ``prefix`` + name, nested ones before those holding them."""
+def request_schemas(game: Game) -> Schemas:
+    """Every request schema of ``game``, its deck bounding the card lists, each with its rules: ``rule_set``
+    and, where the rules score or value a dun, ``bonuses``."""
+    schemas = Schemas(game)
     deck: ThirteenDeck = game.default.rules.deck
     jokers = game.deck.jokers > 0
-    rule_set_ids = [r.id for r in game.rule_sets]
 
     def cards(low: int, high: int, **kwargs: Any) -> CardList:
-        length = validate.Length(equal=low) if low == high else validate.Length(min=low, max=high)
-        return CardList(CardField(jokers=jokers), validate=length, **kwargs)
+        return CardList(CardField(jokers=jokers), validate=length(low, high), **kwargs)
 
-    def rule_set() -> fields.String:
-        return fields.String(validate=validate.OneOf(rule_set_ids))
+    bonuses = bonus_schemas(game, schemas)
 
-    bonus = bonus_schemas(game, prefix)
-
-    def bonuses() -> fields.Nested:
-        return fields.Nested(bonus["Bonuses"])
-
-    def schema(name: str, **declared: Any) -> type[StrictSchema]:
-        return type(prefix + name, (StrictSchema,), declared)
+    def rules() -> dict[str, Any]:
+        return {"rule_set": rule_set_field(game), "bonuses": fields.Nested(bonuses)}
 
     sizes = suggest.hand_sizes(deck)
-    scored_player = schema(
+    head, middle, tail = Dun.HEAD.size, Dun.MIDDLE.size, Dun.TAIL.size
+    schemas.add("DunEvaluateRequest", dun=dun_field(), cards=cards(3, 5, required=True), **rules())
+    schemas.add(
+        "DunCompareRequest", dun=dun_field(), a=cards(3, 5, required=True), b=cards(3, 5, required=True), **rules()
+    )
+    # a dun or a hand of the wrong size is a violation: no dun holds more than a deal, no hand more than the deck
+    schemas.add(
+        "ArrangementValidateRequest",
+        hand=cards(0, len(deck.cards), load_default=None),
+        head=cards(0, deck.hand_size, required=True),
+        middle=cards(0, deck.hand_size, required=True),
+        tail=cards(0, deck.hand_size, required=True),
+        rule_set=rule_set_field(game),
+    )
+    scored_player = schemas.add(
         "ScoredPlayer",
-        head=cards(Dun.HEAD.size, Dun.HEAD.size, required=True), middle=cards(Dun.MIDDLE.size, Dun.MIDDLE.size, required=True),
-        tail=cards(Dun.TAIL.size, Dun.TAIL.size, required=True), hand=cards(deck.hand_size, deck.hand_size, load_default=None),
-        build=Arrangement,
-    )  # fmt: skip  # the player's four lists two a line
-    return {
-        **bonus,
-        "DunEvaluateRequest": schema(
-            "DunEvaluateRequest", dun=dun_field(), cards=cards(3, 5, required=True), rule_set=rule_set(), bonuses=bonuses()
-        ),
-        "DunCompareRequest": schema(
-            "DunCompareRequest", dun=dun_field(), a=cards(3, 5, required=True), b=cards(3, 5, required=True),
-            rule_set=rule_set(), bonuses=bonuses(),
-        ),
-        # a dun or a hand of the wrong size is a violation: no dun holds more than a deal, no hand more than the deck
-        "ArrangementValidateRequest": schema(
-            "ArrangementValidateRequest", hand=cards(0, len(deck.cards), load_default=None),
-            head=cards(0, deck.hand_size, required=True), middle=cards(0, deck.hand_size, required=True),
-            tail=cards(0, deck.hand_size, required=True), rule_set=rule_set(),
-        ),
-        "ScoredPlayer": scored_player,
-        "RoundScoreRequest": schema(
-            "RoundScoreRequest",
-            players=fields.List(fields.Nested(scored_player), required=True, validate=validate.Length(equal=j13.PLAYERS)),
-            rule_set=rule_set(), bonuses=bonuses(),
-        ),
-        "SuggestRequest": schema(
-            "SuggestRequest", cards=cards(min(sizes), max(sizes), required=True),
-            alternatives=StrictInteger(load_default=suggest.DEFAULT_ALTERNATIVES, validate=validate.Range(0, suggest.MAX_ALTERNATIVES)),
-            rule_set=rule_set(), bonuses=bonuses(),
-        ),
-    }  # fmt: skip  # each schema: its name, then its fields a few to a line
+        Arrangement,
+        head=cards(head, head, required=True),
+        middle=cards(middle, middle, required=True),
+        tail=cards(tail, tail, required=True),
+        hand=cards(deck.hand_size, deck.hand_size, load_default=None),
+    )
+    players = fields.List(fields.Nested(scored_player), required=True, validate=validate.Length(equal=j13.PLAYERS))
+    schemas.add("RoundScoreRequest", players=players, **rules())
+    alternatives = StrictInteger(
+        load_default=suggest.DEFAULT_ALTERNATIVES, validate=validate.Range(0, suggest.MAX_ALTERNATIVES)
+    )
+    schemas.add(
+        "SuggestRequest", cards=cards(min(sizes), max(sizes), required=True), alternatives=alternatives, **rules()
+    )
+    return schemas  # fmt: skip  # each schema: its name, then its fields a few to a line
 
-
-def rules_by_id(game: Game) -> dict[str | None, ThirteenRules]:
-    """Each rule set of ``game`` by id, and its default by None (a request naming none)."""
-    return {None: game.default.rules} | {r.id: r.rules for r in game.rule_sets}
-
-
-def effective_rules(rule_sets: dict[str | None, ThirteenRules], body: dict[str, Any]) -> ThirteenRules:
-    """The rules a loaded request asks for (``rule_sets``: ``rules_by_id`` of its game): its rule set with its
-    bonuses. A house bonus table is a new rules object each time (its digest is computed then; nothing is
-    kept)."""
-    rules = rule_sets[body.get("rule_set")]
-    tables = body.get("bonuses")
-    return rules.with_bonuses(tables) if tables else rules
-
-
-say_rules = RulesEcho(frozenset({"rule_set", "bonuses"}))
 
 # --- answers -----------------------------------------------------------------------------------------
 
@@ -269,7 +241,7 @@ ROUND_ONLY = ["card_not_in_hand", "head_not_below_middle", "middle_above_tail"]
 COPIES_ONLY = ["too_many_copies", "card_used_twice"]  # a deck holding some cards more than once: named as copies
 
 
-def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Blueprint:
+def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
     """The five operations of a Thirteen game, under its base path.
 
     What only the rules decide, for a request valid against the contract (``RuleCodes.rules_only``): a dun's
@@ -278,7 +250,7 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     and across a table's players no list holds them all); where the cards come from (the hand) and 相公 are
     rules."""
     bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
-    rule_sets = rules_by_id(game)
+    choice = RuleChoice(game, "bonuses", ThirteenRules.with_bonuses)
     copies = [] if game.default.rules.deck.distinct else COPIES_ONLY  # else each is a duplicate_card
     dun_evaluate, dun_compare = schemas["DunEvaluateRequest"](), schemas["DunCompareRequest"]()
     arrangement_validate, round_score_request = schemas["ArrangementValidateRequest"](), schemas["RoundScoreRequest"]()
@@ -289,22 +261,22 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     @dun_rules
     def duns_evaluate() -> Response:
         body = load_body(dun_evaluate)
-        rules = effective_rules(rule_sets, body)
+        rules = choice.rules(body)
         dun = Dun(body["dun"])
         return answer(
-            say_rules(body, rules, dun_value(dun, j13.evaluate_dun(dun, body["cards"], deck=rules.deck), rules))
+            choice.echo(body, rules, dun_value(dun, j13.evaluate_dun(dun, body["cards"], deck=rules.deck), rules))
         )
 
     @bp.post("/duns/compare")
     @dun_rules
     def duns_compare() -> Response:
         body = load_body(dun_compare)
-        rules = effective_rules(rule_sets, body)
+        rules = choice.rules(body)
         dun = Dun(body["dun"])
         result, a, b = j13.compare_duns(dun, body["a"], body["b"], rules.deck)
         lang = i18n.language()
         return answer(
-            say_rules(
+            choice.echo(
                 body,
                 rules,
                 {"winner": result, "a": dun_value(dun, a, rules, lang), "b": dun_value(dun, b, rules, lang)},
@@ -315,16 +287,16 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     @rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS)
     def arrangements_validate() -> Response:
         body = load_body(arrangement_validate)
-        rules = effective_rules(rule_sets, body)
+        rules = choice.rules(body)
         result = j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"], rules.deck)
-        return answer(say_rules(body, rules, arrangement_result(result)))
+        return answer(choice.echo(body, rules, arrangement_result(result)))
 
     @bp.post("/rounds/score")
     @rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *copies, *ROUND_ONLY])
     def rounds_score() -> Response:
         body = load_body(round_score_request)
-        rules = effective_rules(rule_sets, body)
-        return answer(say_rules(body, rules, round_score(j13.score_round(body["players"], rules))))
+        rules = choice.rules(body)
+        return answer(choice.echo(body, rules, round_score(j13.score_round(body["players"], rules))))
 
     @bp.post("/arrangements/suggest")
     @rule_codes(
@@ -334,10 +306,10 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
     @heavy
     def arrangements_suggest() -> Response:
         body = load_body(suggest_request)
-        rules = effective_rules(rule_sets, body)
+        rules = choice.rules(body)
         suggest.check_hand(body["cards"], rules.deck)
         result = suggest.suggest(body["cards"], body["alternatives"], rules=rules)
-        return answer(say_rules(body, rules, {
+        return answer(choice.echo(body, rules, {
             "proven_optimal": True,
             "opponent": {"deals": result.deals, "seed": suggest.opponent_tables(rules).seed},
             "best": suggestion(result.best),
@@ -345,33 +317,3 @@ def make_blueprint(game: Game, schemas: dict[str, type[StrictSchema]]) -> Bluepr
         }))  # fmt: skip  # the answer's fields one a line, without another level of brackets
 
     return bp
-
-
-# --- the registry's hooks (service/rules/games.py): create_app and the contract tests find the games here ---
-
-
-def _prefix(game: Game) -> str:
-    """Component names in openapi.yaml: the game's id in words (``JokerThirteenRoundScoreRequest``,
-    ``ThirteenRoundScoreRequest``)."""
-    return "".join(part.title() for part in game.id.split("-"))
-
-
-_GAMES = [game for game in GAMES if game.api_module == "thirteen"]
-SCHEMAS_BY_GAME = {game.id: request_schemas(game, _prefix(game)) for game in _GAMES}
-BLUEPRINTS = {game.id: make_blueprint(game, SCHEMAS_BY_GAME[game.id]) for game in _GAMES}
-
-# Joker Thirteen's schemas under their own names, for tests and benchmarks
-_JOKER_THIRTEEN = SCHEMAS_BY_GAME["joker-thirteen"]
-JokerThirteenRoundScoreRequest = _JOKER_THIRTEEN["RoundScoreRequest"]
-SCHEMAS = [schema for schemas in SCHEMAS_BY_GAME.values() for schema in schemas.values()]
-"""Every request schema of both games, for the tests that read them all."""
-
-
-def blueprint_for(game: Game) -> Blueprint:
-    """The blueprint serving ``game``."""
-    return BLUEPRINTS[game.id]
-
-
-def schemas_for(game: Game) -> list[type[StrictSchema]]:
-    """Every request schema of ``game``, for the test that compares them with openapi.yaml."""
-    return list(SCHEMAS_BY_GAME[game.id].values())

@@ -65,7 +65,7 @@ class Card:
         if found is None:
             if (suit is None) != (rank == 0) or not (rank == 0 or 2 <= rank <= 14):
                 raise ValueError(f"no card has rank {rank!r} and suit {suit!r}")
-            found = object.__new__(cls)
+            found = object.__new__(Card if suit is None else SuitedCard)
             index = 52 if suit is None else (rank - 2) * 4 + _SUIT_ORDER[suit]
             text = JOKER_TEXT if suit is None else RANK_SYMBOLS[rank - 2] + suit.value
             for name, value in (("rank", rank), ("suit", suit), ("index", index), ("text", text)):
@@ -90,8 +90,22 @@ class Card:
         return f"Card({self.text!r})"
 
 
+class SuitedCard(Card):
+    """One of the 52 cards: every card but the joker is one, and its suit is set."""
+
+    __slots__ = ()
+    suit: Suit
+
+
+def suited(rank: int, suit: Suit) -> SuitedCard:
+    """The card of ``rank`` and ``suit``, typed as one of the 52."""
+    card = Card(rank, suit)
+    assert isinstance(card, SuitedCard)
+    return card
+
+
 JOKER = Card(0, None)
-DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in Suit)
+DECK: tuple[SuitedCard, ...] = tuple(suited(rank, suit) for rank in range(2, 15) for suit in Suit)
 """The 52 cards, ordered by ``Card.index``."""
 
 _RANK_SPELLINGS = {symbol: rank for rank, symbol in enumerate(RANK_SYMBOLS, start=2)} | {"10": 10}

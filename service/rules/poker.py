@@ -31,7 +31,7 @@ from operator import itemgetter
 from typing import Any
 
 from service.rules import messages
-from service.rules.cards import DECK, Card
+from service.rules.cards import DECK, Card, SuitedCard
 from service.rules.hand_value import HandValue
 
 __all__ = [
@@ -69,9 +69,9 @@ _KEY_START = sum(3 << (_SUIT_SHIFT + 4 * s) for s in range(4))
 _FLUSH_BITS = sum(8 << (_SUIT_SHIFT + 4 * s) for s in range(4))
 
 
-def _code(c: Card) -> int:
+def _code(c: SuitedCard) -> int:
     rank_count = 1 << 3 * (c.rank - 2)
-    suit_count = 1 << (_SUIT_SHIFT + 4 * c.suit.order)  # type: ignore[union-attr]  # DECK has no joker: every suit is set
+    suit_count = 1 << (_SUIT_SHIFT + 4 * c.suit.order)
     return rank_count + suit_count + (1 << (_CARD_SHIFT + c.index))
 
 

@@ -83,9 +83,10 @@ def test_at_most_a_hundred_unknown_names_are_compared():
     from marshmallow import ValidationError
 
     from service.api.common import NEAR_FIELDS_NAMED, name_near_fields
-    from service.api.ofc_pineapple import RowEvaluateRequest
+    from service.api.games import schemas_for
+    from service.rules.games import find_game
 
-    schema = RowEvaluateRequest()
+    schema = schemas_for(find_game("ofc-pineapple"))["RowEvaluateRequest"]()
     try:
         schema.load({f"Row{i}": 1 for i in range(3 * NEAR_FIELDS_NAMED)})
     except ValidationError as error:

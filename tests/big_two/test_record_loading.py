@@ -9,10 +9,16 @@ import random
 
 from marshmallow import ValidationError
 
-from service.api.big_two import BigTwoGameValidateRequest, BigTwoMoveValidateRequest, BigTwoScoreRequest
+from service.api.games import schemas_for
 from service.api.loading import fast_load
 from service.rules.cards import DECK
+from service.rules.games import find_game
 from tests.big_two.players import deal, play_random_game
+
+_SCHEMAS = schemas_for(find_game("big-two"))
+BigTwoGameValidateRequest = _SCHEMAS["GameValidateRequest"]
+BigTwoMoveValidateRequest = _SCHEMAS["MoveValidateRequest"]
+BigTwoScoreRequest = _SCHEMAS["ScoreRequest"]
 
 SCHEMA = BigTwoGameValidateRequest()
 

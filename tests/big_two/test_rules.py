@@ -11,7 +11,6 @@ from service.rules.big_two import (
     CYCLIC_RUNS,
     HAND_SIZE,
     HONG_KONG,
-    RULE_SETS,
     TAIWAN,
     BigTwoRules,
     CardsLeftTier,
@@ -21,6 +20,7 @@ from service.rules.big_two import (
 from service.rules.big_two.rules import EXACT, MAX_BASE, MAX_MULTIPLIER, largest_multiplier
 from service.rules.cards import Suit
 from service.rules.errors import InvalidInputError
+from service.rules.games import find_game
 
 C = Combination
 
@@ -43,7 +43,7 @@ def test_the_house_rules_are_the_rule_books_parameters():
     assert described["straights"] == ["A2345", "34567", "45678", "56789", "6789T", "789TJ", "89TJQ", "9TJQK", "TJQKA",
                                       "23456"]  # fmt: skip  # the rule book's ten, low to high
     assert described["straight_suit_card"] == "highest"
-    assert list(RULE_SETS) == ["taiwan", "hong-kong"]
+    assert [r.rules for r in find_game("big-two").rule_sets] == [TAIWAN, HONG_KONG]
 
 
 def test_the_straights_a_table_may_allow_are_the_thirteen_cyclic_runs():

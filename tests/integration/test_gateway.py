@@ -259,7 +259,7 @@ def test_a_request_id_the_service_would_not_keep_is_replaced_in_the_header_and_t
 class HeadersEcho(BaseHTTPRequestHandler):
     """A stand-in replica that answers every GET with the request headers it received, as JSON."""
 
-    def do_GET(self) -> None:  # noqa: N802  (http.server's name)
+    def do_GET(self) -> None:  # http.server's name
         body = json.dumps({name.lower(): value for name, value in self.headers.items()}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")

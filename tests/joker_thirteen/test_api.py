@@ -10,9 +10,10 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from service.api import thirteen as api
+from service.api.games import schemas_for
 from service.api.loading import fast_load
 from service.rules.cards import card_texts
+from service.rules.games import find_game
 from tests.conftest import ROOT
 from tests.joker_thirteen.test_scoring import WORKED, worked_hands
 
@@ -81,7 +82,7 @@ def test_every_schema_example_is_valid(name):
 
 @pytest.mark.parametrize("name", [n for n in OUR_SCHEMAS if n.endswith("Request") or n == "JokerThirteenScoredPlayer"])
 def test_every_request_schema_example_loads(name):
-    schema = next(s for s in api.SCHEMAS if s.__name__ == name)
+    schema = next(s for s in schemas_for(find_game("joker-thirteen")).values() if s.__name__ == name)
     schema().load(SPEC["components"]["schemas"][name]["example"])
 
 
@@ -504,7 +505,7 @@ def fast_bodies() -> list[Any]:
 
 @pytest.mark.parametrize("body", fast_bodies(), ids=["plain", "hands", "spellings", "null-hand"])
 def test_fast_load_equals_load(body):
-    schema = api.JokerThirteenRoundScoreRequest()
+    schema = schemas_for(find_game("joker-thirteen"))["RoundScoreRequest"]()
     fast = fast_load(schema, body)
     assert fast is not None and fast == schema.load(body)
 
@@ -515,7 +516,7 @@ def test_fast_load_equals_load(body):
      {"players": [dict(p, hand=[]) for p in worked_table(False)]}, {"players": worked_table(False), "x": 1}, {"players": [dict(p, head=["As", 1, "Ks"]) for p in worked_table(False)]}, []],
 )  # fmt: skip
 def test_fast_load_declines_what_the_schema_refuses(body):
-    assert fast_load(api.JokerThirteenRoundScoreRequest(), body) is None
+    assert fast_load(schemas_for(find_game("joker-thirteen"))["RoundScoreRequest"](), body) is None
 
 
 # ---- Traditional Chinese (Accept-Language: zh-TW): the rule book's words, the same codes and numbers --------

@@ -211,11 +211,12 @@ def odd_player(rng: random.Random, player: dict) -> dict:
 
 
 def test_the_players_reader_answers_as_the_schema():
-    from service.api import thirteen as api
+    from service.api.games import schemas_for
     from service.api.loading import fast_load
+    from service.rules.games import find_game
 
     rng = random.Random(300)
-    schema = api.JokerThirteenRoundScoreRequest()
+    schema = schemas_for(find_game("joker-thirteen"))["RoundScoreRequest"]()
     answered = declined = 0
     for _ in range(3000):
         players = [

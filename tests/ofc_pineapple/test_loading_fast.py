@@ -11,10 +11,10 @@ from typing import Any
 
 from marshmallow import ValidationError
 
+from service.api.games import schemas_for
 from service.api.loading import fast_load
-from service.api.ofc_pineapple import SCHEMAS_BY_GAME
 from service.rules.cards import CARD_BY_TEXT, Card
-from service.rules.games import GAMES
+from service.rules.games import GAMES, find_game
 from service.rules.ofc import ROWS, Board, Fantasyland
 from tests.api.test_loading import paths
 from tests.ofc_pineapple.test_replay import legal_record, move_case, showdown_seats
@@ -92,7 +92,7 @@ def requests(rng: random.Random, count: int) -> list[tuple[str, str, dict[str, A
 
 
 def schema_of(game_id: str, name: str) -> Any:
-    return SCHEMAS_BY_GAME[game_id][name]()
+    return schemas_for(find_game(game_id))[name]()
 
 
 def load_or_none(schema: Any, body: Any) -> Any:

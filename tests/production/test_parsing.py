@@ -9,8 +9,9 @@ import json
 import pytest
 from marshmallow import ValidationError
 
-from service.api import big_two as big_two_api
 from service.api.common import check_list_lengths, length_plan
+from service.api.games import schemas_for
+from service.rules.games import find_game
 
 CLASSIFY = "/v1/big-two/plays/classify"
 SCORE = {
@@ -122,7 +123,7 @@ def test_the_length_check_never_touches_the_items_beyond_a_maximum():
         def __getattribute__(self, name):
             raise AssertionError("an item was read")
 
-    schema = big_two_api._game_validate
+    schema = schemas_for(find_game("big-two"))["GameValidateRequest"]()
     assert "actions" in length_plan(schema)
     with pytest.raises(ValidationError) as caught:
         check_list_lengths(schema, {"hands": [], "actions": [{"type": "pass"}] * 200 + [Untouchable()] * 10_000})

@@ -147,7 +147,7 @@ def big_two_rank(c: Card) -> int:
     return (c.rank - 3) % 13
 
 
-_KEY = {c: big_two_rank(c) * 4 + c.suit.order for c in DECK}  # type: ignore[union-attr]  # DECK has no joker: every suit is set; 0 (3c) ... 51 (2s)
+_KEY: dict[Card, int] = {c: big_two_rank(c) * 4 + c.suit.order for c in DECK}  # 0 (3c) ... 51 (2s)
 THREE_OF_CLUBS = DECK[(3 - 2) * 4 + Suit.CLUBS.order]
 
 

@@ -88,7 +88,7 @@ class Ladder:
         five_beats_lower_kind: bool,
     ):
         suit_place = {suit: place for place, suit in enumerate(suit_order)}
-        self.key = {c: big_two_rank(c) * 4 + suit_place[c.suit] for c in DECK}  # type: ignore[index]  # DECK has no joker
+        self.key: dict[Card, int] = {c: big_two_rank(c) * 4 + suit_place[c.suit] for c in DECK}
         self.by_key = tuple(sorted(DECK, key=self.key.__getitem__))  # 0 = the lowest card ... 51 = the highest
         self.lowest_card = self.by_key[0]
         kinds = [c for c in (C.SINGLE, C.PAIR, C.TRIPLE) if c in plays] + list(five_card_order)

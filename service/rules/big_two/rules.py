@@ -9,10 +9,8 @@ an inconsistent set is refused, naming the parameter, never guessed at (docs/rul
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -20,8 +18,22 @@ from service.rules.big_two.common import DOMAIN, HAND_SIZE, STRAIGHTS, Combinati
 from service.rules.big_two.ladder import Ladder
 from service.rules.cards import RANK_SYMBOLS, Suit
 from service.rules.errors import InputProblem, InvalidInputError, problem
-
-DIGEST_LENGTH = 16  # hex digits of SHA-256, as OfcRules.digest
+from service.rules.parameters import (
+    DeclaredRules,
+    array,
+    by_value,
+    choice,
+    choices,
+    count,
+    declare,
+    declared,
+    digest_of,
+    flag,
+    integer,
+    place_of,
+    read_changes,
+    record,
+)
 
 MAX_BASE = 10**9
 """The largest base a game may be scored at."""
@@ -88,37 +100,60 @@ def rank_text(ranks: tuple[int, ...]) -> str:
     return "".join(RANK_SYMBOLS[r - 2] for r in ranks)
 
 
+_RUNS = {rank_text(run): run for run in CYCLIC_RUNS}
+_TIER = record("CardsLeftTier", at_least=integer(0, HAND_SIZE), multiplier=integer(1, MAX_MULTIPLIER))
+
+
+def _read_tiers(tiers: Sequence[Mapping[str, int]]) -> tuple[CardsLeftTier, ...]:
+    return cards_left_tiers([(t["at_least"], t["multiplier"]) for t in tiers])
+
+
+def _write_tiers(tiers: tuple[CardsLeftTier, ...]) -> list[dict[str, int]]:
+    return [{"at_least": t.least, "multiplier": t.multiplier} for t in tiers]
+
+
+def _multiplier(place: tuple[str, str]) -> Any:
+    return count(place, 1, MAX_MULTIPLIER)
+
+
+_LOSER, _WINNER = "loser_multipliers", "winner_multipliers"
+
+
 @dataclass(frozen=True, slots=True)
-class BigTwoRules:
+class BigTwoRules(DeclaredRules):
     """One table's rules: what may be played and how plays compare, the turn's rules and the scoring.
 
-    Lists run low to high. ``plays`` holds the plays of one to five cards; the dragons are ``dragons``."""
+    Lists run low to high. ``plays`` holds the plays of one to five cards; the dragons are ``dragons``. Each
+    parameter is declared on its field, with its place in ``describe()`` (service/rules/parameters.py)."""
 
     id: str
     # --- cards and plays ---
-    suit_order: tuple[Suit, ...]  # low to high; the lowest card is the 3 of the first suit
-    plays: tuple[Combination, ...]  # the plays allowed, besides the dragons
-    five_card_order: tuple[Combination, ...]  # the five-card plays allowed, low to high
-    five_beats_lower_kind: bool  # a five-card play beats a five-card play of a lower kind
-    monsters: tuple[Combination, ...]  # low to high: they beat any play of any size but a higher monster
-    straights: tuple[tuple[int, ...], ...]  # low to high, as poker ranks (A=14)
-    straight_suit_card: StraightSuitCard
-    flush_order: FlushOrder
-    dragons: bool  # 13 cards A to K, one of each rank, while holding all 13
+    suit_order: tuple[Suit, ...] = choices("suit_order", by_value(Suit), least=4)  # the lowest card: the first's 3
+    plays: tuple[Combination, ...] = choices("plays", by_value(SHORT_PLAYS + FIVE_CARD_PLAYS))  # besides the dragons
+    five_card_order: tuple[Combination, ...] = choices("five_card_order", by_value(FIVE_CARD_PLAYS))  # low to high
+    five_beats_lower_kind: bool = flag("five_beats_lower_kind")  # a five-card play beats one of a lower kind
+    monsters: tuple[Combination, ...] = choices("monsters", by_value(MONSTER_KINDS))  # beat all but a higher one
+    straights: tuple[tuple[int, ...], ...] = choices("straights", _RUNS)  # as poker ranks (A=14)
+    straight_suit_card: StraightSuitCard = choice("straight_suit_card", by_value(StraightSuitCard))
+    flush_order: FlushOrder = choice("flush_order", by_value(FlushOrder))
+    dragons: bool = flag("dragons")  # 13 cards A to K, one of each rank, while holding all 13
     # --- the turn ---
-    first_play_has_lowest_card: bool  # the game's first play must contain the lowest card
-    pass_locks: bool  # a player who passes takes no further part in the trick
+    first_play_has_lowest_card: bool = flag("first_play_has_lowest_card")  # the game's first play holds the lowest card
+    pass_locks: bool = flag("pass_locks")  # a player who passes takes no further part in the trick
     # --- scoring ---
-    cards_left_tiers: tuple[CardsLeftTier, ...]  # highest first: 「剩餘張數的級距只取一級」, the first one reached
-    two_held: int  # per 2 a loser still holds (raised to their count)
-    monster_held: int  # a loser who still holds a monster or a dragon
-    grand_slam: int  # 大滿貫
-    three_of_clubs_finish: int  # the last play holds the 3 of clubs
-    two_finish: int  # per 2 in the last play (raised to their count)
-    monster_finish: int  # finishing with a monster or a dragon
-    green_dragon_finish: int  # 「以 ×20 取代怪物收尾的 ×2」
+    cards_left_tiers: tuple[CardsLeftTier, ...] = declare(
+        (_LOSER, "cards_left"), array(_TIER, HAND_SIZE + 1, 1), read=_read_tiers, write=_write_tiers
+    )  # highest first: 「剩餘張數的級距只取一級」, the first one reached
+    two_held: int = _multiplier((_LOSER, "per_two_held"))  # per 2 a loser still holds (raised to their count)
+    monster_held: int = _multiplier((_LOSER, "monster_held"))  # a loser who still holds a monster or a dragon
+    grand_slam: int = _multiplier((_WINNER, "grand_slam"))  # 大滿貫
+    three_of_clubs_finish: int = _multiplier((_WINNER, "three_of_clubs_finish"))  # the last play holds the 3 of clubs
+    two_finish: int = _multiplier((_WINNER, "per_two_finish"))  # per 2 in the last play (raised to their count)
+    monster_finish: int = _multiplier((_WINNER, "monster_finish"))  # finishing with a monster or a dragon
+    green_dragon_finish: int = _multiplier((_WINNER, "green_dragon_finish"))  # 「以 ×20 取代怪物收尾的 ×2」
     digest: str = field(init=False)  # what GET /v1/games lists beside ``describe()``, as for OfcRules
     ladder: Ladder = field(init=False, repr=False, compare=False)  # the plays and their values, built once
+    kept: dict[str, Any] = field(init=False, repr=False, compare=False)  # the scoring's tables, built once (scoring.py)
 
     def __post_init__(self) -> None:
         problems = _inconsistencies(self)
@@ -131,119 +166,25 @@ class BigTwoRules:
             five_beats_lower_kind=self.five_beats_lower_kind,
         )  # fmt: skip  # the parameters a few to a line
         object.__setattr__(self, "ladder", ladder)
-        canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-        object.__setattr__(self, "digest", hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH])
+        object.__setattr__(self, "kept", {})
+        object.__setattr__(self, "digest", digest_of(self.canonical()))
 
     def with_parameters(self, **changes: Any) -> BigTwoRules:
         """These rules with some parameters replaced (``InvalidInputError`` naming each inconsistent one)."""
-        unknown = [name for name in changes if name not in _PARAMETERS]
+        known = dict(declared(type(self)))
+        unknown = [name for name in changes if name not in known]
         if unknown:
-            raise InvalidInputError([_inconsistent(name, "unknown") for name in unknown])
+            raise InvalidInputError([_refused((name,), "unknown") for name in unknown])
         return replace(self, **changes) if changes else self
 
     def with_description(self, described: Mapping[str, Any]) -> BigTwoRules:
         """These rules with the parameters in ``described`` replaced, each written as ``describe()`` writes it
         (any of them; a multipliers' object with any of its own): how a request states its table's rules."""
-        changes: dict[str, Any] = {}
-        problems: list[InputProblem] = []
-        unknown: list[tuple[str, ...]] = [(name,) for name in described if (name,) not in _KNOWN_PLACES]
-        for group in _GROUPS:
-            unknown += [(group, name) for name in described.get(group, {}) if (group, name) not in _KNOWN_PLACES]
-        for name, place in _PLACES.items():
-            found = _written(described, place)
-            if found is _ABSENT:
-                continue
-            try:
-                changes[name] = _READERS.get(name, _same)(found)
-            except (ValueError, KeyError, TypeError):
-                problems.append(_inconsistent(name, "value"))
-        problems += [_refused(place, "unknown") for place in unknown]
-        if problems:
-            raise InvalidInputError(problems)
-        return self.with_parameters(**changes)
-
-    def describe(self) -> dict[str, Any]:
-        """Every parameter, as JSON: what ``GET /v1/games`` lists and what ``digest`` hashes."""
-        return {
-            "id": self.id,
-            "suit_order": [s.value for s in self.suit_order],
-            "plays": [c.value for c in self.plays],
-            "five_card_order": [c.value for c in self.five_card_order],
-            "five_beats_lower_kind": self.five_beats_lower_kind,
-            "monsters": [c.value for c in self.monsters],
-            "straights": [rank_text(s) for s in self.straights],
-            "straight_suit_card": self.straight_suit_card.value,
-            "flush_order": self.flush_order.value,
-            "dragons": self.dragons,
-            "first_play_has_lowest_card": self.first_play_has_lowest_card,
-            "pass_locks": self.pass_locks,
-            "loser_multipliers": {
-                "cards_left": [{"at_least": t.least, "multiplier": t.multiplier} for t in self.cards_left_tiers],
-                "per_two_held": self.two_held,
-                "monster_held": self.monster_held,
-            },
-            "winner_multipliers": {
-                "grand_slam": self.grand_slam,
-                "three_of_clubs_finish": self.three_of_clubs_finish,
-                "per_two_finish": self.two_finish,
-                "monster_finish": self.monster_finish,
-                "green_dragon_finish": self.green_dragon_finish,
-            },
-        }
-
-
-_PARAMETERS = tuple(f.name for f in fields(BigTwoRules) if f.init and f.name != "id")  # in declared order
-_GROUPS = ("loser_multipliers", "winner_multipliers")
-_PLACES: dict[str, tuple[str, ...]] = {
-    **{name: (name,) for name in _PARAMETERS},
-    "cards_left_tiers": ("loser_multipliers", "cards_left"),
-    "two_held": ("loser_multipliers", "per_two_held"),
-    "monster_held": ("loser_multipliers", "monster_held"),
-    "grand_slam": ("winner_multipliers", "grand_slam"),
-    "three_of_clubs_finish": ("winner_multipliers", "three_of_clubs_finish"),
-    "two_finish": ("winner_multipliers", "per_two_finish"),
-    "monster_finish": ("winner_multipliers", "monster_finish"),
-    "green_dragon_finish": ("winner_multipliers", "green_dragon_finish"),
-}
-"""Each parameter's place in ``describe()``: where a request writes it and where a refusal names it."""
-_KNOWN_PLACES = {*_PLACES.values(), *((group,) for group in _GROUPS)}
-_RUNS = {rank_text(run): run for run in CYCLIC_RUNS}
-_ABSENT = object()
-
-
-def _written(described: Mapping[str, Any], place: tuple[str, ...]) -> Any:
-    """The value written at ``place`` (a name, or a group and a name), or ``_ABSENT``."""
-    found: Any = described
-    for name in place:
-        found = found.get(name, _ABSENT)
-        if found is _ABSENT:
-            break
-    return found
-
-
-def _combinations(values: Sequence[str]) -> tuple[Combination, ...]:
-    return tuple(map(Combination, values))
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-_READERS: dict[str, Any] = {
-    "suit_order": lambda values: tuple(map(Suit, values)),
-    "plays": _combinations,
-    "five_card_order": _combinations,
-    "monsters": _combinations,
-    "straights": lambda texts: tuple(map(_RUNS.__getitem__, texts)),
-    "straight_suit_card": StraightSuitCard,
-    "flush_order": FlushOrder,
-    "cards_left_tiers": lambda tiers: cards_left_tiers([(t["at_least"], t["multiplier"]) for t in tiers]),
-}
-"""How ``with_description`` reads a parameter written as ``describe()`` writes it (any other: as it is)."""
+        return self.with_parameters(**read_changes(type(self), described, _refused))
 
 
 def _inconsistent(parameter: str, case: str) -> InputProblem:
-    return _refused(_PLACES.get(parameter, (parameter,)), case)
+    return _refused(place_of(BigTwoRules, parameter), case)
 
 
 def _refused(place: tuple[str, ...], case: str) -> InputProblem:
@@ -370,6 +311,3 @@ HONG_KONG = BigTwoRules(
     green_dragon_finish=1,
 )
 """The common game (鋤大D) as played in Hong Kong and the mainland (docs/rulings.md, "Taiwanese Big Two")."""
-
-RULE_SETS: Mapping[str, BigTwoRules] = {r.id: r for r in (TAIWAN, HONG_KONG)}
-"""Every declared rule set by id."""

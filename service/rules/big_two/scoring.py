@@ -22,7 +22,7 @@ from service.rules.big_two.common import (
     _joker_problems,
     sort_cards,
 )
-from service.rules.big_two.rules import RULE_SETS, TAIWAN, BigTwoRules
+from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.cards import DECK, JOKER, Card, Suit, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, Path, problem, quoted
 from service.rules.hand_value import HandValue
@@ -203,24 +203,23 @@ def _tier_factor(count: int, rules: BigTwoRules) -> Factor:
     return _factor(FactorCode.CARDS_LEFT_TIER, tier.multiplier, case=tier.case, least=tier.least, most=tier.most)
 
 
-_TWOS = tuple(sorted((c for c in DECK if c.rank == 2), key=lambda c: c.suit.order))  # type: ignore[union-attr]  # DECK has no joker: every suit is set
-_LOSER_FACTORS: dict[
-    int, tuple[BigTwoRules, tuple[Factor | None, ...], dict[tuple[Card, ...], Factor], list[Factor | None]]
-] = {}
+_TWOS: tuple[Card, ...] = tuple(c for c in DECK if c.rank == 2)  # in suit order, as DECK is
 _TWOS_BITS = sum(1 << c.index for c in _TWOS)
 assert _TWOS_BITS == 0b1111  # the 2s are Card.index 0-3
 
 
-def _loser_factors(
-    rules: BigTwoRules,
-) -> tuple[tuple[Factor | None, ...], dict[tuple[Card, ...], Factor], list[Factor | None]]:
+LoserFactors = tuple[tuple[Factor | None, ...], dict[tuple[Card, ...], Factor], list[Factor | None]]
+WinnerFactors = tuple[Factor, Factor, dict[tuple[Card, ...], Factor]]
+
+
+def _loser_factors(rules: BigTwoRules) -> LoserFactors:
     """The factors a loser's cards can earn under ``rules``, built once per rule set: the tier's
     factor by count of cards (0-13), the 2s' by the 2s held (in Big Two order, and by their bits ``1 <<
-    Card.index``: the 2s are indexes 0-3). Factors are frozen, so one object serves every answer. Kept for
-    the declared rule sets only, by identity (a rule set's hash is recomputed from its fields on every
-    call), the rule set beside it; any other table's are built for the call and dropped with it."""
-    found = _LOSER_FACTORS.get(id(rules))
-    if found is None or found[0] is not rules:
+    Card.index``: the 2s are indexes 0-3). Factors are frozen, so one object serves every answer. Kept on
+    the rule set (``BigTwoRules.kept``), as its ladder is: a table's own rules live as long as the API keeps
+    them."""
+    found: LoserFactors | None = rules.kept.get("loser_factors")
+    if found is None:
         least = min((tier.least for tier in rules.cards_left_tiers), default=HAND_SIZE + 1)
         tiers = tuple(_tier_factor(count, rules) if count >= least else None for count in range(HAND_SIZE + 1))
         twos = {
@@ -231,10 +230,8 @@ def _loser_factors(
         by_bits: list[Factor | None] = [None] * (_TWOS_BITS + 1)
         for held, held_factor in twos.items():
             by_bits[sum(1 << c.index for c in held)] = held_factor
-        if RULE_SETS.get(rules.id) is not rules:  # a table's own rules, made for one request: not kept
-            return tiers, twos, by_bits
-        found = _LOSER_FACTORS[id(rules)] = (rules, tiers, twos, by_bits)
-    return found[1], found[2], found[3]
+        found = rules.kept["loser_factors"] = (tiers, twos, by_bits)
+    return found
 
 
 # No monster in fewer cards: four of a kind needs a fifth card, a straight flush five, a dragon thirteen.
@@ -383,15 +380,13 @@ _MONSTER_SHAPES = frozenset(
 )
 """The last plays that finish with a monster (「鐵支、同花順或一條龍」; a green dragon is one of the dragons)."""
 
-_WINNER_FACTORS: dict[int, tuple[BigTwoRules, tuple[Factor, Factor, dict[tuple[Card, ...], Factor]]]] = {}
 
-
-def _winner_factors(rules: BigTwoRules) -> tuple[Factor, Factor, dict[tuple[Card, ...], Factor]]:
+def _winner_factors(rules: BigTwoRules) -> WinnerFactors:
     """The winner's factors that do not depend on the last play's other cards, built once per rule set as
     ``_loser_factors``: the grand slam's, the 3 of clubs finish's, the 2s finish's by the 2s
     played (in Big Two order)."""
-    found = _WINNER_FACTORS.get(id(rules))
-    if found is None or found[0] is not rules:
+    found: WinnerFactors | None = rules.kept.get("winner_factors")
+    if found is None:
         twos = {
             held: _factor(FactorCode.TWOS_FINISH, rules.two_finish ** len(held), held, count=len(held))
             for held in (tuple(c for c, chosen in zip(_TWOS, bits) if chosen) for bits in product((0, 1), repeat=4))
@@ -399,7 +394,5 @@ def _winner_factors(rules: BigTwoRules) -> tuple[Factor, Factor, dict[tuple[Card
         }
         slam = _factor(FactorCode.GRAND_SLAM, rules.grand_slam)
         three = _factor(FactorCode.THREE_OF_CLUBS_FINISH, rules.three_of_clubs_finish, (THREE_OF_CLUBS,))
-        if RULE_SETS.get(rules.id) is not rules:  # a table's own rules, made for one request: not kept
-            return slam, three, twos
-        found = _WINNER_FACTORS[id(rules)] = (rules, (slam, three, twos))
-    return found[1]
+        found = rules.kept["winner_factors"] = (slam, three, twos)
+    return found

@@ -532,7 +532,7 @@ def _check(
         raise InvalidInputError(problems)
     rules.check_fantasyland(fantasyland, ("fantasyland",))
     taken = set(board.cards()) | set(seen)
-    pool = [c for c in DECK if c not in taken]
+    pool: list[Card] = [c for c in DECK if c not in taken]
     if len(pool) < needed:
         raise InvalidInputError(
             problem(DOMAIN, ("seen",), OutlookProblem.NOT_ENOUGH_CARDS, needed=needed, unseen=len(pool))

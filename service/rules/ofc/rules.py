@@ -17,8 +17,6 @@ The four rule sets the rules folder names (docs/rulings.md, "Other OFC rule sets
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -26,6 +24,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from service.rules import poker
+from service.rules.parameters import DeclaredRules, Value, array, boolean, digest_of, integer, listed, one_of, record
 from service.rules.poker import Category
 
 
@@ -71,7 +70,6 @@ RULE_SETS_KEPT = 16
 """How many rule sets made from requests' royalty tables each cache keyed by a rule set keeps, the most
 recently used (each holds its royalty tables as far as they were used, 0.6 MiB at most: README,
 "Production", "Memory")."""
-DIGEST_LENGTH = 16  # hex digits of SHA-256 in ``OfcRules.digest``: 64 bits, plenty to tell rule sets apart
 
 
 class Deal(NamedTuple):
@@ -143,8 +141,28 @@ def _frozen(table: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(table))
 
 
+_PLAYERS = record(min=integer(), max=integer())
+_DEAL = record(round=integer(), dealt=integer(), placed=integer(), discarded=integer())
+_ROYALTIES = record(top=Value("object"), middle=Value("object"), bottom=Value("object"))
+_STAY = record(row=one_of(ROW_ROYALTY_KEYS), at_least=Value("string"), reason=Value("string"))
+
+
+def _write_deals(deals: tuple[Deal, ...]) -> list[dict[str, int]]:
+    return [
+        {"round": i, "dealt": d.dealt, "placed": d.placed, "discarded": d.discarded} for i, d in enumerate(deals, 1)
+    ]
+
+
+def _write_tables(royalties: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
+    return {row: dict(table) for row, table in royalties.items()}
+
+
+def _write_stays(stays: tuple[StayRule, ...]) -> list[dict[str, str]]:
+    return [{"row": rule.row, "at_least": rule.at_least, "reason": rule.reason} for rule in stays]
+
+
 @dataclass(frozen=True, eq=False)
-class OfcRules:
+class OfcRules(DeclaredRules):
     """One OFC rule set. Build variants with ``dataclasses.replace`` or ``with_royalties``: every derived
     table is rebuilt by ``__post_init__``.
 
@@ -156,18 +174,29 @@ class OfcRules:
     name: str
     native_name: str
     source: str
-    players: tuple[int, int]  # fewest and most players at the table
-    deals: tuple[Deal, ...]  # the rounds of a normal hand, in order
-    royalties: Mapping[str, Mapping[str, int]]  # row -> every key of ROW_ROYALTY_KEYS[row] -> points
-    fantasyland_entry: Mapping[str, int] = field(default_factory=dict)  # top hand (TOP_HANDS) -> cards dealt
-    fantasyland_stay: tuple[StayRule, ...] = ()
-    fantasyland_stay_cards: int | None = None  # None: the count the player entered with (Ultimate)
-    row_point: int = 1  # per row won
-    scoop_bonus: int = 3  # more for winning all three rows (6 in all)
-    overridden: tuple[str, ...] = ()  # rows whose royalty table a request replaced
+    players: tuple[int, int] = listed("players", _PLAYERS, lambda p: {"min": p[0], "max": p[1]})  # fewest, most
+    deals: tuple[Deal, ...] = listed("deals", array(_DEAL), _write_deals)  # the rounds of a normal hand, in order
+    royalties: Mapping[str, Mapping[str, int]] = listed("royalties", _ROYALTIES, _write_tables)  # row -> key -> points
+    overridden: tuple[str, ...] = listed("royalties_overridden", array(one_of(ROW_ROYALTY_KEYS)), list, default=())
+    """The rows whose royalty table a request replaced."""
+    fantasyland_entry: Mapping[str, int] = listed(
+        ("fantasyland", "entry"), Value("object"), dict, default_factory=dict
+    )  # top hand (TOP_HANDS) -> cards dealt
+    fantasyland_stay: tuple[StayRule, ...] = listed(("fantasyland", "stay"), array(_STAY), _write_stays, default=())
+    fantasyland_stay_cards: int | None = listed(
+        ("fantasyland", "stay_cards"), integer(null=True), default=None
+    )  # None: the count the player entered with (Ultimate)
+    fantasyland_sizes: tuple[int, ...] = listed(("fantasyland", "cards"), array(integer()), list, init=False)
+    row_point: int = listed(("scoring", "row"), integer(), default=1)  # per row won
+    scoop_bonus: int = listed(("scoring", "scoop_bonus"), integer(), default=3)  # more for winning all three rows
+    # Facts of every OFC rule set, listed so that a client reads the whole scoring in one place:
+    fouled_royalties: int = listed(("scoring", "fouled_royalties"), integer(), init=False, default=0)
+    fouler_loses_every_row: bool = listed(("scoring", "fouler_loses_every_row"), boolean(), init=False, default=True)
+    two_foulers: int = listed(
+        ("scoring", "two_foulers"), integer(), init=False, default=0
+    )  # what two foulers pay each other
 
     # --- derived in __post_init__ (not fields: a replace() rebuilds them) ---
-    fantasyland_sizes: tuple[int, ...] = field(init=False)
     board_size: int = field(init=False)
     rounds: int = field(init=False)
     top_royalty: Mapping[tuple[int, ...], int] = field(init=False, repr=False)
@@ -236,8 +265,8 @@ class OfcRules:
             tuple((Row(rule.row), poker.RUNG[Category(rule.at_least)], rule.reason) for rule in self.fantasyland_stay),
         )
         put("ranked_rows", None if self.overridden else ({}, {}, {}))
-        canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-        put("digest", hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH])
+        canonical = self.canonical()
+        put("digest", digest_of(canonical))
         put("content", (self.game, self.name, self.native_name, self.source, canonical))
 
     def __eq__(self, other: object) -> bool:
@@ -260,32 +289,6 @@ class OfcRules:
             return self
         rows = tuple(r for r in ROW_ROYALTY_KEYS if r in tables or r in self.overridden)
         return replace(self, royalties={**self.royalties, **tables}, overridden=rows)
-
-    def describe(self) -> dict[str, Any]:
-        """Every parameter, as JSON: what ``GET /v1/games`` lists and what ``digest`` hashes."""
-        return {
-            "id": self.id,
-            "players": {"min": self.players[0], "max": self.players[1]},
-            "deals": [
-                {"round": i, "dealt": d.dealt, "placed": d.placed, "discarded": d.discarded}
-                for i, d in enumerate(self.deals, 1)
-            ],
-            "royalties": {row: dict(table) for row, table in self.royalties.items()},
-            "royalties_overridden": list(self.overridden),
-            "fantasyland": {
-                "entry": dict(self.fantasyland_entry),
-                "stay": [{"row": r.row, "at_least": r.at_least, "reason": r.reason} for r in self.fantasyland_stay],
-                "stay_cards": self.fantasyland_stay_cards,
-                "cards": list(self.fantasyland_sizes),
-            },
-            "scoring": {
-                "row": self.row_point,
-                "scoop_bonus": self.scoop_bonus,
-                "fouled_royalties": 0,
-                "fouler_loses_every_row": True,
-                "two_foulers": 0,
-            },
-        }
 
 
 # --- the tables ----------------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ TWO_PAIR_FLUSH_LABEL = messages.label(DOMAIN, "pair_flush/two_pairs")
 
 # --- tables built once ------------------------------------------------------------------------------
 
-_CARD: dict[tuple[int, Suit], Card] = {(c.rank, c.suit): c for c in DECK}  # type: ignore[misc]  # DECK has no joker: every suit is set
+_CARD: dict[tuple[int, Suit], Card] = {(c.rank, c.suit): c for c in DECK}
 
 
 def _straight_windows() -> dict[int, tuple[int, ...]]:
@@ -294,9 +294,9 @@ GAME_DECK: tuple[Card, ...] = JOKER_DECK.cards
 
 def _code(c: Card) -> int:
     card = 1 << (_CARD_SHIFT + _CARD_BITS * c.index)
-    if c is JOKER:  # a joker counts in every suit: it never keeps the real cards from a flush
+    if c.suit is None:  # the joker counts in every suit: it never keeps the real cards from a flush
         return (1 << _JOKER_COUNT_SHIFT) + sum(1 << (_SUIT_SHIFT + 4 * s) for s in range(4)) + card
-    return (1 << 3 * (c.rank - 2)) + (1 << (_SUIT_SHIFT + 4 * c.suit.order)) + card  # type: ignore[union-attr]  # the joker returned above: this card has a suit
+    return (1 << 3 * (c.rank - 2)) + (1 << (_SUIT_SHIFT + 4 * c.suit.order)) + card
 
 
 _CODES: list[int] = [_code(c) for c in _ALL_CARDS]  # by Card.index: a list index is cheaper than a dict

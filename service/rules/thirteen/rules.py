@@ -10,13 +10,12 @@ every function's default.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from service.rules.hand_value import HandValue
+from service.rules.parameters import DeclaredRules, Value, array, digest_of, integer, listed, one_of, record
 from service.rules.thirteen.duns import (
     _CATEGORY_BY_ORDER_RUNG,
     DUNS,
@@ -32,16 +31,25 @@ HAND_SIZE = JOKER_DECK.hand_size
 BONUS_MAX = 100  # the largest bonus a request may set (as OFC's royalties)
 
 
+_BONUS = record(dun=one_of(d.value for d in DUNS), category=Value("string"), points=integer())
+
+
+def _write_bonus(bonus: Mapping[tuple[Dun, Category], int]) -> list[dict[str, Any]]:
+    return [{"dun": d.value, "category": c.value, "points": p} for (d, c), p in bonus.items()]
+
+
 @dataclass(frozen=True, slots=True)
-class ThirteenRules:
+class ThirteenRules(DeclaredRules):
     """A rule set as one frozen data object, passed explicitly to every operation as the OFC games pass
     ``OfcRules``: a variant is another instance. The deck belongs to the game (``GET /v1/games`` lists it
     there), so ``describe`` and ``digest`` cover the scoring and the id, which names the game's rule set."""
 
     id: str
-    shot: int  # 打槍: points from each opponent shot (no dun lost to him; 平手也算不輸)
-    home_run: int  # 全壘打: shooting all three others, paid equally by the three
-    bonus: Mapping[tuple[Dun, Category], int]  # 額外加分 per opponent beaten in the dun with this exact category
+    shot: int = listed("shot", integer())  # 打槍: points from each opponent shot (no dun lost to him; 平手也算不輸)
+    home_run: int = listed("home_run", integer())  # 全壘打: shooting all three others, paid equally by the three
+    bonus: Mapping[tuple[Dun, Category], int] = listed(
+        "bonus", array(_BONUS), _write_bonus
+    )  # 額外加分 per opponent beaten in the dun with this exact category
     deck: ThirteenDeck = JOKER_DECK  # the deck dealt, and how many cards each player gets
     bonus_by_name: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
     # per dun (head, middle, tail), the points by the dun's rung plus one (``duns._order(strength) >>
@@ -57,8 +65,7 @@ class ThirteenRules:
             for dun in (Dun.HEAD, Dun.MIDDLE, Dun.TAIL)
         )
         object.__setattr__(self, "bonus_by_rung", by_rung)
-        canonical = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-        object.__setattr__(self, "digest", hashlib.sha256(canonical.encode()).hexdigest()[:16])
+        object.__setattr__(self, "digest", digest_of(self.canonical()))
 
     def with_bonuses(self, tables: Mapping[str, Mapping[str, int]]) -> ThirteenRules:
         """These rules with a house bonus table: each dun named in ``tables`` (by name) has every bonus of
@@ -71,15 +78,6 @@ class ThirteenRules:
                 raise ValueError(f"a bonus is 0 to {BONUS_MAX}")
         bonus = {(d, c): tables[d.value][c.value] if d.value in tables else p for (d, c), p in self.bonus.items()}
         return replace(self, bonus=bonus)
-
-    def describe(self) -> dict[str, Any]:
-        """Every parameter, as JSON: what ``GET /v1/games`` lists and what ``digest`` hashes."""
-        return {
-            "id": self.id,
-            "shot": self.shot,
-            "home_run": self.home_run,
-            "bonus": [{"dun": d.value, "category": c.value, "points": p} for (d, c), p in self.bonus.items()],
-        }
 
 
 GSCAS = ThirteenRules(

@@ -96,7 +96,7 @@ def _code(c: Card) -> int:
 
 
 def _suit_bit(c: Card) -> int:
-    return 0 if c is JOKER else 1 << c.suit.order  # type: ignore[union-attr]  # the joker answered first: this card has a suit
+    return 0 if c.suit is None else 1 << c.suit.order  # the joker is in no suit
 
 
 _STRENGTH_CACHE: dict[int, Strength] = {}

@@ -1,0 +1,205 @@
+"""A rule parameter, declared once: on its field of the game's frozen rules object.
+
+A rules object (``OfcRules``, ``BigTwoRules``, ``ThirteenRules``) declares each parameter on its dataclass
+field (``flag``, ``count``, ``choice``, ``choices``, ``listed``): where a description writes it (its place: a
+name, or a group and a name), the JSON it is written as (a ``Value``) and how it is read from and written to
+that JSON. Everything that lists, reads or refuses a parameter derives from that one declaration:
+
+* ``describe`` (``DeclaredRules.describe``): every parameter as JSON, what ``GET /v1/games`` lists and what
+  the rules' digest hashes;
+* ``read_changes``: the parameters a request's ``rules`` writes, read back (``with_description``), each
+  refusal naming the parameter's place;
+* the ``rules`` request schema, compiled from the ``Value`` of every parameter a request may set
+  (``service/api/schema.py``, ``table_rules_schemas``), and held to the contract by a drift test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from service.rules.errors import InputProblem, InvalidInputError
+
+DIGEST_LENGTH = 16  # hex digits of SHA-256: 64 bits, plenty to tell rule sets apart
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """The JSON a parameter is written as: the part of JSON Schema the contract says of it."""
+
+    type: str  # "boolean", "integer", "string", "array" or "object"
+    null: bool = False  # null is written too
+    enum: tuple[str, ...] = ()  # a string's values (none: any string)
+    minimum: int | None = None
+    maximum: int | None = None
+    items: Value | None = None  # an array's items
+    min_items: int = 0
+    max_items: int | None = None
+    properties: tuple[tuple[str, Value], ...] = ()  # an object's members, every one required
+    name: str = ""  # an object's component name in the contract, after the game's prefix
+
+
+def boolean() -> Value:
+    return Value("boolean")
+
+
+def integer(least: int | None = None, most: int | None = None, *, null: bool = False) -> Value:
+    return Value("integer", null, minimum=least, maximum=most)
+
+
+def one_of(values: Iterable[str]) -> Value:
+    return Value("string", enum=tuple(values))
+
+
+def array(items: Value, most: int | None = None, least: int = 0) -> Value:
+    return Value("array", items=items, min_items=least, max_items=most)
+
+
+def record(name: str = "", **members: Value) -> Value:
+    """An object of exactly ``members`` (a component of its own when ``name`` is given)."""
+    return Value("object", properties=tuple(members.items()), name=name)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One parameter of a rule set: its place in a description, the JSON it is written as, and how it is
+    read (None: listed only, a value derived from others or a fact no table changes) and written."""
+
+    place: tuple[str, ...]
+    value: Value
+    read: Callable[[Any], Any] | None
+    write: Callable[[Any], Any]
+
+
+def declare(place: str | tuple[str, ...], value: Value, *, read: Callable[[Any], Any] | None = _same,
+            write: Callable[[Any], Any] = _same, **options: Any) -> Any:  # fmt: skip  # the signature on two lines
+    """A dataclass field that is a parameter (``options``: the field's own, ``default`` or ``init``)."""
+    at = (place,) if isinstance(place, str) else place
+    return field(metadata={"parameter": Parameter(at, value, read, write)}, **options)
+
+
+def flag(place: str | tuple[str, ...], **options: Any) -> Any:
+    """A yes-or-no parameter."""
+    return declare(place, boolean(), **options)
+
+
+def count(place: str | tuple[str, ...], least: int, most: int, **options: Any) -> Any:
+    """A whole number from ``least`` to ``most``."""
+    return declare(place, integer(least, most), **options)
+
+
+def choice(place: str | tuple[str, ...], by_text: Mapping[str, Any], **options: Any) -> Any:
+    """One of ``by_text``'s values, written as its text."""
+    text_of = {value: text for text, value in by_text.items()}
+    return declare(place, one_of(by_text), read=by_text.__getitem__, write=text_of.__getitem__, **options)
+
+
+def choices(place: str | tuple[str, ...], by_text: Mapping[str, Any], least: int = 0, **options: Any) -> Any:
+    """A list of ``by_text``'s values (a tuple of them), each written as its text: at most each of them once."""
+    text_of = {value: text for text, value in by_text.items()}
+    return declare(place, array(one_of(by_text), len(by_text), least), read=lambda texts: tuple(map(by_text.__getitem__, texts)),
+                   write=lambda values: [text_of[v] for v in values], **options)  # fmt: skip  # two lines
+
+
+def listed(place: str | tuple[str, ...], value: Value, write: Callable[[Any], Any] = _same, **options: Any) -> Any:
+    """A parameter ``GET /v1/games`` lists that no request sets: derived from others, or a fact of the game."""
+    return declare(place, value, read=None, write=write, **options)
+
+
+def by_value(members: Iterable[Any]) -> dict[str, Any]:
+    """StrEnum members by their text: what ``choice`` and ``choices`` take."""
+    return {member.value: member for member in members}
+
+
+_DECLARED: dict[type, tuple[tuple[str, Parameter], ...]] = {}
+
+
+def declared(rules_class: type) -> tuple[tuple[str, Parameter], ...]:
+    """Every parameter of a rules class, by field name, in the order its fields are declared (read once)."""
+    found = _DECLARED.get(rules_class)
+    if found is None:
+        found = _DECLARED[rules_class] = tuple(
+            (f.name, f.metadata["parameter"]) for f in fields(rules_class) if "parameter" in f.metadata
+        )
+    return found
+
+
+def place_of(rules_class: type, name: str) -> tuple[str, ...]:
+    """Where a description writes the parameter of field ``name`` (and where a refusal names it)."""
+    return dict(declared(rules_class))[name].place
+
+
+class DeclaredRules:
+    """What every game's rules object has from its declared parameters."""
+
+    __slots__ = ()
+    id: str
+
+    def describe(self) -> dict[str, Any]:
+        """Every parameter, as JSON: what ``GET /v1/games`` lists and what the digest hashes."""
+        described: dict[str, Any] = {"id": self.id}
+        for name, parameter in declared(type(self)):
+            *groups, key = parameter.place
+            into = described
+            for group in groups:
+                into = into.setdefault(group, {})
+            into[key] = parameter.write(getattr(self, name))
+        return described
+
+    def canonical(self) -> str:
+        """``describe()`` as canonical JSON (sorted keys, no spaces, ASCII): what the digest hashes."""
+        return json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def digest_of(canonical: str) -> str:
+    """What answers name rules by (``rules_digest``): the start of the SHA-256 of their canonical JSON."""
+    return hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH]
+
+
+_ABSENT = object()
+
+
+def _written(described: Mapping[str, Any], place: tuple[str, ...]) -> Any:
+    """The value written at ``place`` (a name, or a group and a name), or ``_ABSENT``."""
+    found: Any = described
+    for name in place:
+        found = found.get(name, _ABSENT)
+        if found is _ABSENT:
+            break
+    return found
+
+
+def read_changes(
+    rules_class: type, described: Mapping[str, Any], refused: Callable[[tuple[str, ...], str], InputProblem]
+) -> dict[str, Any]:
+    """The fields a description writes (any of the parameters a request may set, each written as
+    ``describe()`` writes it; a group with any of its own), read back. ``InvalidInputError`` with
+    ``refused(place, case)`` for each value that cannot be read (``"value"``) and each place that is no such
+    parameter (``"unknown"``)."""
+    settable = {name: (p.place, p.read) for name, p in declared(rules_class) if p.read is not None}
+    places = {place for place, _ in settable.values()}
+    groups = dict.fromkeys(place[0] for place in places if len(place) > 1)  # in declared order
+    unknown: list[tuple[str, ...]] = [(key,) for key in described if (key,) not in places and key not in groups]
+    for group in groups:
+        unknown += [(group, key) for key in described.get(group, {}) if (group, key) not in places]
+    changes: dict[str, Any] = {}
+    problems: list[InputProblem] = []
+    for name, (place, read) in settable.items():
+        found = _written(described, place)
+        if found is _ABSENT:
+            continue
+        try:
+            changes[name] = read(found)
+        except (ValueError, KeyError, TypeError):
+            problems.append(refused(place, "value"))
+    problems += [refused(place, "unknown") for place in unknown]
+    if problems:
+        raise InvalidInputError(problems)
+    return changes
