@@ -205,16 +205,22 @@ def problem_bytes(status: int, detail: str, headers: tuple[tuple[str, str], ...]
     id, language, nosniff, no-store) and the request id as its ``instance``, closing the connection. English: the request's headers, with its
     Accept-Language, may not have been read."""
     request_id = uuid.uuid4().hex
-    body = json.dumps({
-        "type": SERVER_PROBLEM_TYPES.get(status, "about:blank"), "title": HTTPStatus(status).phrase,
-        "status": status, "detail": detail[:200], "instance": REQUEST_URN + request_id, "errors": [],
-    }).encode()  # fmt: skip  # the six members on two lines, not one a line
+    body = json.dumps(
+        {
+            "type": SERVER_PROBLEM_TYPES.get(status, "about:blank"),
+            "title": HTTPStatus(status).phrase,
+            "status": status,
+            "detail": detail[:200],
+            "instance": REQUEST_URN + request_id,
+            "errors": [],
+        }
+    ).encode()
     lines = [
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", f"Server: {SERVER_HEADER}", "Connection: close",
         "Content-Type: application/problem+json", "Content-Language: en", "Vary: Accept-Language",
         "X-Content-Type-Options: nosniff", "Cache-Control: no-store", f"X-Request-ID: {request_id}",
         *(f"{name}: {value}" for name, value in headers), f"Content-Length: {len(body)}",
-    ]  # fmt: skip  # the head's lines a few to a line, not one a line
+    ]  # fmt: skip  # a table of the head's lines, a few to a line
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
 
 
@@ -641,8 +647,10 @@ class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn has 
         arrived = getattr(conn, "arrived", time.monotonic())
         if time.monotonic() - arrived > self.cfg.timeout:
             observability.CONNECTIONS_CLOSED.labels("expired").inc()
-            log.warning("request expired in the queue", extra={"fields": {
-                "method": req.method, "path": req.path[:256], "status": 503, "pid": os.getpid()}})  # fmt: skip  # fields on one line
+            log.warning(
+                "request expired in the queue",
+                extra={"fields": {"method": req.method, "path": req.path[:256], "status": 503, "pid": os.getpid()}},
+            )
             conn.sock.sendall(
                 problem_bytes(503, DETAILS[503].format(timeout=self.cfg.timeout), (("Retry-After", "1"),))
             )
@@ -758,8 +766,12 @@ class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn has 
             heartbeat = min(now, oldest[0])
             if now - oldest[0] > self.cfg.timeout / 2 and oldest not in self._overdue_logged:
                 self._overdue_logged.add(oldest)
-                self.log.error("request %s running for %.1f s; past %s s this worker is replaced",
-                               oldest[1], now - oldest[0], self.cfg.timeout)  # fmt: skip  # two lines, not five
+                self.log.error(
+                    "request %s running for %.1f s; past %s s this worker is replaced",
+                    oldest[1],
+                    now - oldest[0],
+                    self.cfg.timeout,
+                )
         self._overdue_logged &= running  # once per request, not once per worker
         os.utime(self.tmp.fileno(), (heartbeat, heartbeat))
 
@@ -774,8 +786,10 @@ class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn has 
         observability.WORKER_TIMEOUTS.inc()
         observability.REQUESTS_LOST.inc(len(running))
         for arrived, label in running:
-            log.error("request lost: its worker was killed after the timeout", extra={"fields": {
-                "request": label, "running_s": round(now - arrived, 3), "pid": os.getpid()}})  # fmt: skip  # fields on one line
+            log.error(
+                "request lost: its worker was killed after the timeout",
+                extra={"fields": {"request": label, "running_s": round(now - arrived, 3), "pid": os.getpid()}},
+            )
         self.cfg.worker_abort(self)
         observability.write_held_lines()
         os._exit(1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint
 from marshmallow import fields, validate
 
 from service.api import i18n
@@ -21,14 +21,12 @@ from service.api.common import (
     OneOfShapes,
     StrictBoolean,
     StrictInteger,
-    answer,
     card_list,
     hand_value,
-    load_body,
     rule_codes,
     violation,
 )
-from service.api.games import RuleChoice, Schemas, rule_set_field, table_rules_schema
+from service.api.games import Operations, RuleChoice, Schemas, rule_set_field, table_rules_schema
 from service.rules import big_two as b2
 from service.rules.big_two import (
     HAND_SIZE,
@@ -287,6 +285,27 @@ MOVE_VIOLATIONS = [*InvalidPlay, *(v for v in MoveViolation if v not in RECORD_O
 # across lists or in two spellings (3c, 3C), whether cards make a combination, a grand slam's hands, the
 # game's first lead. A joker never passes the contract's card pattern.
 LAST_PLAY_FAULTS = [code for code in InvalidPlay if code is not InvalidPlay.JOKER_NOT_ALLOWED]
+# What each operation answers besides its schema's own 422s (docs/errors.md is generated from these).
+PLAY_CODES = rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS, rules_only=[INCONSISTENT])
+MOVE_CODES = rule_codes(
+    b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=[INCONSISTENT, *TURN_STATE, "first_lead_hand"]
+)
+SCORE_CODES = rule_codes(
+    b2.DOMAIN, errors=ERRORS, rules_only=[INCONSISTENT, "duplicate_card", "grand_slam_impossible", *LAST_PLAY_FAULTS]
+)
+RECORD_CODES = rule_codes(
+    b2.DOMAIN, violations=[*InvalidPlay, *MoveViolation], errors=ERRORS, rules_only=[INCONSISTENT, "duplicate_card"]
+)
+LEGAL_CODES = rule_codes(
+    b2.DOMAIN,
+    errors=(*ERRORS, *big_two_plays.PlaysProblem),
+    rules_only=[INCONSISTENT, *TURN_STATE, "duplicate_card", "table_not_a_play", "first_lead_hand"],
+)
+
+
+def turn(body: dict[str, Any]) -> dict[str, Any]:
+    """What a question about one turn says of it (each left out: None)."""
+    return {"seat": body.get("seat"), "first_lead": body.get("first_lead"), "passed": body.get("passed")}
 
 
 def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
@@ -312,69 +331,39 @@ def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
     """The six operations of Big Two, each at the table's rules a request names."""
     bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
     choice = RuleChoice(game, "rules", BigTwoRules.with_description)
-    classify, compare, move_validate = (
-        schemas[n]() for n in ("ClassifyRequest", "CompareRequest", "MoveValidateRequest")
-    )
-    score, game_validate, plays_legal = (
-        schemas[n]() for n in ("ScoreRequest", "GameValidateRequest", "PlaysLegalRequest")
-    )
+    operation = Operations(bp, choice)
 
-    @bp.post("/plays/classify")
-    @rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS, rules_only=[INCONSISTENT])
-    def plays_classify() -> Response:
-        body = load_body(classify)
-        rules = choice.rules(body)
-        return answer(choice.echo(body, rules, classification(b2.classify(body["cards"], rules))))
+    @operation("/plays/classify", schemas["ClassifyRequest"], PLAY_CODES)
+    def plays_classify(body: dict[str, Any], rules: BigTwoRules) -> dict[str, Any]:
+        return classification(b2.classify(body["cards"], rules))
 
-    @bp.post("/plays/compare")
-    @rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS, rules_only=[INCONSISTENT])
-    def plays_compare() -> Response:
-        body = load_body(compare)
-        rules = choice.rules(body)
+    @operation("/plays/compare", schemas["CompareRequest"], PLAY_CODES)
+    def plays_compare(body: dict[str, Any], rules: BigTwoRules) -> dict[str, Any]:
         table, _ = table_of(body["table"])  # (who made it does not change what beats it)
         assert table is not None  # a required table, never null
-        return answer(choice.echo(body, rules, comparison(b2.compare(table, body["play"], rules))))
+        return comparison(b2.compare(table, body["play"], rules))
 
-    @bp.post("/moves/validate")
-    @rule_codes(
-        b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=[INCONSISTENT, *TURN_STATE, "first_lead_hand"]
-    )
-    def moves_validate() -> Response:
-        body = load_body(move_validate)
-        rules = choice.rules(body)
+    @operation("/moves/validate", schemas["MoveValidateRequest"], MOVE_CODES)
+    def moves_validate(body: dict[str, Any], rules: BigTwoRules) -> dict[str, Any]:
         table, table_seat = table_of(body["table"])
-        result = b2.validate_move(body["hand"], table, body["action"], rules, first_lead=body.get("first_lead"),
-                                  passed=body.get("passed"), table_seat=table_seat, seat=body.get("seat"))  # fmt: skip  # two lines
-        return answer(choice.echo(body, rules, move_result(result)))
+        result = b2.validate_move(body["hand"], table, body["action"], rules, table_seat=table_seat, **turn(body))
+        return move_result(result)
 
-    @bp.post("/games/score")
-    @rule_codes(b2.DOMAIN, errors=ERRORS,
-                rules_only=[INCONSISTENT, "duplicate_card", "grand_slam_impossible", *LAST_PLAY_FAULTS])  # fmt: skip  # two lines
-    def games_score() -> Response:
-        body = load_body(score)
-        rules = choice.rules(body)
+    @operation("/games/score", schemas["ScoreRequest"], SCORE_CODES)
+    def games_score(body: dict[str, Any], rules: BigTwoRules) -> dict[str, Any]:
         winner = body["winner"]
-        scored = b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], body["losers"], rules)
-        return answer(choice.echo(body, rules, game_score(scored)))
+        return game_score(b2.score_game(body["base"], winner["last_play"], winner["grand_slam"], body["losers"], rules))
 
-    @bp.post("/games/validate")
-    @rule_codes(b2.DOMAIN, violations=[*InvalidPlay, *MoveViolation], errors=ERRORS,
-                rules_only=[INCONSISTENT, "duplicate_card"])  # fmt: skip  # two lines
-    def games_validate() -> Response:
-        body = load_body(game_validate)
-        rules = choice.rules(body)
+    @operation("/games/validate", schemas["GameValidateRequest"], RECORD_CODES)
+    def games_validate(body: dict[str, Any], rules: BigTwoRules) -> dict[str, Any]:
         record = b2.validate_game(body["base"], body["hands"], body["actions"], rules, body.get("leader"))
-        return answer(choice.echo(body, rules, game_record(record, turn_state=choice.named(body))))
+        return game_record(record, turn_state=choice.named(body))
 
-    @bp.post("/plays/legal")
-    @rule_codes(b2.DOMAIN, errors=(*ERRORS, *big_two_plays.PlaysProblem),
-                rules_only=[INCONSISTENT, *TURN_STATE, "duplicate_card", "table_not_a_play", "first_lead_hand"])  # fmt: skip  # two lines
-    def plays_legal_route() -> Response:
-        body = load_body(plays_legal)
-        rules = choice.rules(body)
+    @operation("/plays/legal", schemas["PlaysLegalRequest"], LEGAL_CODES)
+    def plays_legal(body: dict[str, Any], rules: BigTwoRules) -> dict[str, Any]:
         table, table_seat = table_of(body["table"])
-        result = big_two_plays.list_plays(body["hand"], table, table_seat=table_seat, seat=body["seat"],
-                                          first_lead=body.get("first_lead"), passed=body.get("passed"), rules=rules)  # fmt: skip  # two lines
-        return answer(choice.echo(body, rules, play_list(result)))
+        return play_list(
+            big_two_plays.list_plays(body["hand"], table, table_seat=table_seat, rules=rules, **turn(body))
+        )
 
     return bp

@@ -6,7 +6,7 @@ import difflib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import jiter
 import orjson
@@ -356,35 +356,6 @@ def _encoded_otherwise(body: Any) -> bytes:
         return json.dumps(body, separators=(",", ":")).encode()
 
 
-class NamedRules(Protocol):
-    """What an answer says of the rules it applied: any game's frozen rules object."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def digest(self) -> str: ...
-
-
-@dataclass(frozen=True, slots=True)
-class RulesEcho:
-    """A game's request fields that choose its rules (``rule_set`` and the game's own: OFC's ``royalties``,
-    Big Two's ``rules``, Thirteen's ``bonuses``). An answer to a request naming any of them says which rules
-    it applied (``rule_set``, ``rules_digest``); an answer to one naming none is the default's, unchanged."""
-
-    fields: frozenset[str]
-
-    def named(self, body: dict[str, Any]) -> bool:
-        """Whether a loaded request named a rule set or rules of its own."""
-        return not self.fields.isdisjoint(body)
-
-    def __call__(self, body: dict[str, Any], rules: NamedRules, shaped: dict[str, Any]) -> dict[str, Any]:
-        """The answer ``shaped``, naming ``rules`` when the request named them."""
-        if self.named(body):
-            shaped["rule_set"] = rules.id
-            shaped["rules_digest"] = rules.digest
-        return shaped
-
-
 def hand_value(hand: HandValue, lang: str | None = None) -> dict[str, Any]:
     """A hand value as answered; ``lang`` (the request's by default) when the caller has read it already."""
     body: dict[str, Any] = {
@@ -429,8 +400,14 @@ class RuleCodes:
     the game's rule sets, so a request valid against it can get the schema's ``wrong_length`` there."""
 
 
-def rule_codes(domain: str, *, violations: Iterable[str] = (), errors: Iterable[str] = (), rules_only: Iterable[str] = (),
-               lengths_by_rule_set: Iterable[str] = ()) -> Callable[[View], View]:  # fmt: skip  # two lines, not one per parameter
+def rule_codes(
+    domain: str,
+    *,
+    violations: Iterable[str] = (),
+    errors: Iterable[str] = (),
+    rules_only: Iterable[str] = (),
+    lengths_by_rule_set: Iterable[str] = (),
+) -> Callable[[View], View]:
     """Declare, on a route, the codes it answers (``service/api/catalog.py`` lists them; the test client
     checks every answer against them, and the contract fuzzing checks that a request valid against the
     contract is refused only for a reason in ``rules_only`` or ``lengths_by_rule_set``)."""

@@ -5,8 +5,8 @@ functions and nothing else the registry reads:
 
 * ``request_schemas(game)``: every request schema of the game, built by a ``Schemas`` (each named as its
   component in the contract), nested ones before those holding them;
-* ``make_blueprint(game, schemas)``: its routes under the game's base path, each choosing the request's rules
-  with the game's ``RuleChoice``.
+* ``make_blueprint(game, schemas)``: its routes under the game's base path (``Operations``), each choosing the
+  request's rules with the game's ``RuleChoice``.
 
 ``schemas_for`` and ``blueprint_for`` build them once per game: ``create_app`` registers the blueprints, the
 contract tests compare the schemas with ``openapi.yaml``.
@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, Response
 from marshmallow import fields, validate
 
+from service.api.common import answer, load_body
+from service.api.heavy import heavy as capped
 from service.api.schema import StrictBoolean, StrictInteger, StrictSchema
 from service.rules.games import Game
 from service.rules.parameters import Value, declared
@@ -117,6 +119,40 @@ class RuleChoice:
             shaped["rule_set"] = rules.id
             shaped["rules_digest"] = rules.digest
         return shaped
+
+
+Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
+"""What an operation makes of a loaded request and its rules: its answer."""
+Declare = Callable[[Callable[[], Response]], Callable[[], Response]]
+"""A decorator declaring what a view answers (``common.rule_codes``)."""
+
+
+@dataclass(frozen=True)
+class Operations:
+    """A game's routes on its blueprint, each the same steps: load the body by the operation's schema,
+    choose the rules it asks for, make the answer (the ``Handler``), name the rules when the request did.
+    ``codes`` declares what the operation answers (``common.rule_codes``); ``heavy`` runs it only in a free
+    slot of the app's cap (``service/api/heavy.py``)."""
+
+    bp: Blueprint
+    choice: RuleChoice
+
+    def __call__(
+        self, path: str, schema: type[StrictSchema], codes: Declare, heavy: bool = False
+    ) -> Callable[[Handler], Handler]:
+        loader, choice = schema(), self.choice
+
+        def register(handler: Handler) -> Handler:
+            def view() -> Response:
+                body = load_body(loader)
+                rules = choice.rules(body)
+                return answer(choice.echo(body, rules, handler(body, rules)))
+
+            view.__name__ = handler.__name__  # the endpoint's name
+            self.bp.post(path)(codes(capped(view) if heavy else view))
+            return handler
+
+        return register
 
 
 def _module(game: Game) -> Any:

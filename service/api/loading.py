@@ -144,8 +144,14 @@ def _object(source: _Source, schema: Schema, var: str, depth: int) -> str:
     optional = [repr(field.data_key or name) for name, field in declared if not field.required]
     keys = " + ".join([str(required), *(f"({key} in {var})" for key in optional)])
     source.decline_if(depth, f"type({var}) is not dict or len({var}) != {keys}")
-    members = [(field.attribute or name, _member(source, field, var, field.data_key or name, depth),
-                field.required or field.load_default is not missing) for name, field in declared]  # fmt: skip  # a member's three parts on two lines
+    members = [
+        (
+            field.attribute or name,
+            _member(source, field, var, field.data_key or name, depth),
+            field.required or field.load_default is not missing,
+        )
+        for name, field in declared
+    ]
     build = getattr(schema, "build", None)
     if build is None:  # the dict of the fields, as loaded
         return _loaded(source, members, depth)
@@ -308,8 +314,12 @@ def _cards(source: _Source, field: CardList, lengths: list[validate.Length], var
 def _bound_by(source: _Source, field: ListBoundBy, var: str, parent: str, depth: int) -> None:
     """The bound of the list in ``var`` that its sibling in ``parent`` decides (``ListBoundBy``)."""
     key, bounds, default = field.bounds_by
-    bounds_name, default_name, low, high = (source.bind(bounds, "bounds"), source.bind(default, "bound"),
-                                            source.new("low"), source.new("high"))  # fmt: skip  # the four names on two lines, not one a line
+    bounds_name, default_name, low, high = (
+        source.bind(bounds, "bounds"),
+        source.bind(default, "bound"),
+        source.new("low"),
+        source.new("high"),
+    )
     if parent == "None":  # an item of a list: no sibling
         source.add(depth, f"{low}, {high} = {default_name}")
     else:

@@ -173,15 +173,20 @@ class ContractLane:
 
     def __init__(self, app: Any, found: Contract) -> None:
         self.app = app
-        self.routes = {f"/openapi.{form}": (document, f"meta.openapi_{form}", _answers(document))
-                       for form, document in (("json", found.json), ("yaml", found.yaml))}  # fmt: skip  # two lines, not six
+        self.routes = {
+            f"/openapi.{form}": (document, f"meta.openapi_{form}", _answers(document))
+            for form, document in (("json", found.json), ("yaml", found.yaml))
+        }
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         route = self.routes.get(environ.get("PATH_INFO", ""))
         method = environ.get("REQUEST_METHOD")
-        if route is None or method not in ("GET", "HEAD") or environ.get("CONTENT_LENGTH") or (
-            environ.get("HTTP_TRANSFER_ENCODING")
-        ):  # fmt: skip  # the condition on two lines, not one operand a line
+        if (
+            route is None
+            or method not in ("GET", "HEAD")
+            or environ.get("CONTENT_LENGTH")
+            or (environ.get("HTTP_TRANSFER_ENCODING"))
+        ):
             return self.app(environ, start_response)
         document, endpoint, answers = route
         environ[ROUTE_KEY] = environ["PATH_INFO"]  # what observability's hook notes from the URL rule

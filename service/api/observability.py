@@ -154,7 +154,7 @@ _ACCESS_RECORD: dict[str, Any] = {
     "pathname": __file__, "filename": os.path.basename(__file__), "module": __name__.rsplit(".", 1)[1],
     "exc_info": None, "exc_text": None, "stack_info": None, "lineno": 0, "funcName": "record",
     "threadName": None, "processName": None, "taskName": None,
-}  # fmt: skip  # a few attributes to a line, not one a line
+}  # fmt: skip  # a table of the record's attributes, a few to a line
 
 
 class StdoutHandler(logging.StreamHandler[TextIO]):
@@ -211,9 +211,12 @@ class Observed:
     """WSGI middleware: request ID and trace context in and out, then a log line and the metrics for every
     answer, and its span to ``export`` when there is one (``tracing.py``)."""
 
-    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]],
-                 headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None,
-                 export: SpanExport | None = None) -> None:  # fmt: skip  # three lines, not one parameter a line
+    def __init__(
+        self,
+        wsgi_app: Callable[..., Iterable[bytes]],
+        headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None,
+        export: SpanExport | None = None,
+    ) -> None:
         self.wsgi_app = wsgi_app
         self.headers = headers  # adds the headers every answer has (service/api/__init__.py)
         self.export = export
@@ -537,8 +540,12 @@ def _rule_for_other_methods(error: MethodNotAllowed) -> Any:
     return None
 
 
-def install(app: Flask, headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None,
-            note: Callable[[dict[str, Any], Any], None] | None = None, export: SpanExport | None = None) -> None:  # fmt: skip  # two lines, not one parameter a line
+def install(
+    app: Flask,
+    headers: Callable[[dict[str, Any], int, list[tuple[str, str]]], None] | None = None,
+    note: Callable[[dict[str, Any], Any], None] | None = None,
+    export: SpanExport | None = None,
+) -> None:
     """Wrap ``app`` with the middleware, note each request's route template, serve ``/metrics``.
     ``headers(environ, status, headers)`` adds the headers of every answer; ``note(environ, rule)`` notes
     more about the matched URL rule, in the same hook (one hook: Flask calls each hook on every request);

@@ -12,23 +12,19 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from flask import Blueprint, Response
+from flask import Blueprint
 from marshmallow import fields, validate
 
 from service.api import texts
 from service.api.common import (
     StrictBoolean,
     StrictInteger,
-    StrictSchema,
-    answer,
     card_list,
     hand_value,
-    load_body,
     rule_codes,
     violation,
 )
-from service.api.games import RuleChoice, Schemas, rule_set_field
-from service.api.heavy import heavy
+from service.api.games import Operations, RuleChoice, Schemas, rule_set_field
 from service.api.schema import CardList, ExactValues, ListBoundBy
 from service.rules import ofc
 from service.rules.cards import DECK, NotationProblem, card_texts
@@ -94,8 +90,12 @@ def shared_schemas(schemas: Schemas) -> None:
     placement = {row.value: card_row(0, MAX_DEALT, load_default=(), attribute=row) for row in ROWS}
     schemas.add_shared("Placement", **placement)
     sizes = validate.OneOf(FANTASYLAND_SIZES)
-    schemas.add_shared("FantasylandState", Fantasyland, active=StrictBoolean(required=True),
-                cards=StrictInteger(allow_none=True, load_default=None, validate=sizes))  # fmt: skip  # two lines
+    schemas.add_shared(
+        "FantasylandState",
+        Fantasyland,
+        active=StrictBoolean(required=True),
+        cards=StrictInteger(allow_none=True, load_default=None, validate=sizes),
+    )
     points = validate.Range(0, ROYALTY_MAX)  # a whole replacement table: every key of its row, nothing else
     top = schemas.add_shared(
         "TopRoyalties", **{key: StrictInteger(required=True, validate=points) for key in TOP_HANDS}
@@ -105,8 +105,12 @@ def shared_schemas(schemas: Schemas) -> None:
     )
     # House royalties: any of the rule set's three tables, each replaced whole.
     schemas.add_shared("RoyaltyTables", top=fields.Nested(top), middle=fields.Nested(five), bottom=fields.Nested(five))
-    schemas.add_shared("ScoredPlayer", ofc.Seat, board=fields.Nested(schemas["CompleteBoard"], required=True),
-                fantasyland=fantasyland_field(schemas))  # fmt: skip  # two lines
+    schemas.add_shared(
+        "ScoredPlayer",
+        ofc.Seat,
+        board=fields.Nested(schemas["CompleteBoard"], required=True),
+        fantasyland=fantasyland_field(schemas),
+    )
     schemas.add_shared("RecordPlayer", fantasyland=fantasyland_field(schemas))
 
 
@@ -325,133 +329,104 @@ RECORD_ONLY = {
     MoveViolation.CARD_DEALT_TWICE,
 }
 MOVE_VIOLATIONS = [v for v in MoveViolation if v not in RECORD_ONLY]
+# What each operation answers besides its schema's own 422s (docs/errors.md is generated from these). What
+# only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a row's size depends
+# on the row named, a card can be listed twice in two spellings (As, AS), the round and the Fantasyland deals on
+# the rule set named, the dealer's seat on the number of players.
+ROW_CODES = rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
+BOARD_CODES = rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"])
+MOVE_CODES = rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=["invalid_round"])
+LEGAL_CODES = rule_codes(
+    ofc.DOMAIN,
+    errors=(*ERRORS, *ofc_moves.MovesProblem),
+    rules_only=["duplicate_card", "deal_size", "board_between_rounds", "board_complete"],
+)
+OUTLOOK_CODES = rule_codes(
+    ofc.DOMAIN,
+    errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem),
+    rules_only=["duplicate_card", "board_between_rounds", "fantasyland_cards", "not_enough_cards"],
+)
+SOLVE_CODES = rule_codes(
+    ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem), rules_only=["duplicate_card", "fantasyland_deal_size"]
+)
 
 
 def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
     """The operations of ``game`` under its base path, each applying the rules a request names:
     fantasyland/solve where the game has Fantasyland."""
     bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
-    choice = RuleChoice(game, "royalties", OfcRules.with_royalties)
-    row_evaluate, row_compare = schemas["RowEvaluateRequest"](), schemas["RowCompareRequest"]()
-    board_evaluate, move_validate = schemas["BoardEvaluateRequest"](), schemas["MoveValidateRequest"]()
-    hand_score_request, hand_validate = schemas["HandScoreRequest"](), schemas["HandValidateRequest"]()
-    moves_legal_request, outlook_request = schemas["MovesLegalRequest"](), schemas["OutlookRequest"]()
-
-    # What only the rules decide, for a request valid against the contract (RuleCodes.rules_only): a row's
-    # size depends on the row named, a card can be listed twice in two spellings (As, AS), the round and
-    # the Fantasyland deals on the rule set named, the dealer's seat on the number of players.
+    operation = Operations(bp, RuleChoice(game, "royalties", OfcRules.with_royalties))
     players_by_rule_set = ("/players",) if len({r.rules.players for r in game.rule_sets}) > 1 else ()
+    by_players = {"errors": ERRORS, "lengths_by_rule_set": players_by_rule_set}
+    score_codes = rule_codes(ofc.DOMAIN, rules_only=["duplicate_card"], **by_players)
+    record_codes = rule_codes(
+        ofc.DOMAIN, violations=MoveViolation, rules_only=["fantasyland_cards", "bad_seat"], **by_players
+    )
 
-    @bp.post("/rows/evaluate")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
-    def rows_evaluate() -> Response:
-        body = load_body(row_evaluate)
-        rules = choice.rules(body)
-        return answer(
-            choice.echo(
-                body, rules, row_value(ofc.evaluate_row(ROW_BY_NAME[body["row"]], body["cards"], ("cards",), rules))
-            )
-        )
+    @operation("/rows/evaluate", schemas["RowEvaluateRequest"], ROW_CODES)
+    def rows_evaluate(body: dict[str, Any], rules: OfcRules) -> dict[str, Any]:
+        return row_value(ofc.evaluate_row(ROW_BY_NAME[body["row"]], body["cards"], ("cards",), rules))
 
-    @bp.post("/rows/compare")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", "wrong_row_size"])
-    def rows_compare() -> Response:
-        body = load_body(row_compare)
-        rules = choice.rules(body)
+    @operation("/rows/compare", schemas["RowCompareRequest"], ROW_CODES)
+    def rows_compare(body: dict[str, Any], rules: OfcRules) -> dict[str, Any]:
         result, a, b = ofc.compare_rows(ROW_BY_NAME[body["row"]], body["a"], body["b"], rules)
-        return answer(choice.echo(body, rules, {"winner": result, "a": row_value(a), "b": row_value(b)}))
+        return {"winner": result, "a": row_value(a), "b": row_value(b)}
 
-    @bp.post("/boards/evaluate")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"])
-    def boards_evaluate() -> Response:
-        body = load_body(board_evaluate)
-        rules = choice.rules(body)
-        return answer(
-            choice.echo(body, rules, board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules)))
-        )
+    @operation("/boards/evaluate", schemas["BoardEvaluateRequest"], BOARD_CODES)
+    def boards_evaluate(body: dict[str, Any], rules: OfcRules) -> dict[str, Any]:
+        return board_value(ofc.evaluate_board(body["board"], body["fantasyland"], (), rules))
 
-    @bp.post("/moves/validate")
-    @rule_codes(ofc.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=["invalid_round"])
-    def moves_validate() -> Response:
-        body = load_body(move_validate)
-        rules = choice.rules(body)
-        result = ofc.validate_move(
-            body["board"], body["round"], body["dealt"], body["placement"], body["discard"], body["seen"], rules
-        )
-        return answer(choice.echo(body, rules, {
+    @operation("/moves/validate", schemas["MoveValidateRequest"], MOVE_CODES)
+    def moves_validate(body: dict[str, Any], rules: OfcRules) -> dict[str, Any]:
+        board, round_, dealt, placement = body["board"], body["round"], body["dealt"], body["placement"]
+        result = ofc.validate_move(board, round_, dealt, placement, body["discard"], body["seen"], rules)
+        return {
             "legal": result.legal,
             "violations": [violation(v) for v in result.violations],
             "board": board_cards(result.board),
-        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
+        }
 
-    @bp.post("/hands/score")
-    @rule_codes(ofc.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"], lengths_by_rule_set=players_by_rule_set)
-    def hands_score() -> Response:
-        body = load_body(hand_score_request)
-        rules = choice.rules(body)
-        score = ofc.score_hand(body["players"], rules, cards=False)  # the answer names categories, not cards
-        return answer(choice.echo(body, rules, hand_score(score)))
+    @operation("/hands/score", schemas["HandScoreRequest"], score_codes)
+    def hands_score(body: dict[str, Any], rules: OfcRules) -> dict[str, Any]:
+        return hand_score(ofc.score_hand(body["players"], rules, cards=False))  # the answer names categories, not cards
 
-    @bp.post("/hands/validate")
-    @rule_codes(ofc.DOMAIN, violations=MoveViolation, errors=ERRORS, rules_only=["fantasyland_cards", "bad_seat"],
-                lengths_by_rule_set=players_by_rule_set)  # fmt: skip  # not one argument a line
-    def hands_validate() -> Response:
-        body = load_body(hand_validate)
-        rules = choice.rules(body)
-        result = ofc.validate_hand(
-            body["dealer"], [p["fantasyland"] for p in body["players"]], body["actions"], rules, cards=False
-        )
-        return answer(choice.echo(body, rules, {
+    @operation("/hands/validate", schemas["HandValidateRequest"], record_codes)
+    def hands_validate(body: dict[str, Any], rules: OfcRules) -> dict[str, Any]:
+        fantasyland_states = [p["fantasyland"] for p in body["players"]]
+        result = ofc.validate_hand(body["dealer"], fantasyland_states, body["actions"], rules, cards=False)
+        return {
             "legal": result.legal,
             "violations": [violation(v) for v in result.violations],
             "boards": [board_cards(b) for b in result.boards],
             "score": hand_score(result.score) if result.score else None,
             "discards": [{"seat": seat, "card": card.text, "action": index} for seat, card, index in result.discards],
-        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
+        }
 
-    @bp.post("/moves/legal")
-    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem),
-                rules_only=["duplicate_card", "deal_size", "board_between_rounds", "board_complete"])  # fmt: skip  # two lines
-    def moves_legal() -> Response:
-        body = load_body(moves_legal_request)
-        rules = choice.rules(body)
-        return answer(choice.echo(body, rules, move_list(ofc_moves.legal_moves(body["board"], body["dealt"], rules))))
+    @operation("/moves/legal", schemas["MovesLegalRequest"], LEGAL_CODES)
+    def moves_legal(body: dict[str, Any], rules: OfcRules) -> dict[str, Any]:
+        return move_list(ofc_moves.legal_moves(body["board"], body["dealt"], rules))
 
-    @bp.post("/boards/outlook")
-    @rule_codes(ofc.DOMAIN, errors=(*ERRORS, *ofc_moves.MovesProblem, *ofc_outlook.OutlookProblem),
-                rules_only=["duplicate_card", "board_between_rounds", "fantasyland_cards", "not_enough_cards"])  # fmt: skip  # two lines
-    @heavy
-    def boards_outlook() -> Response:
-        body = load_body(outlook_request)
-        rules = choice.rules(body)
-        result = ofc_outlook.outlook(body["board"], body["seen"], body["fantasyland"], limit=body["limit"], seed=body["seed"],
-                                     samples=body["samples"], rules=rules)  # fmt: skip  # two lines
-        return answer(choice.echo(body, rules, outlook_answer(result)))
-
-    if "FantasylandSolveRequest" in schemas:
-        add_fantasyland_solve(bp, choice, schemas["FantasylandSolveRequest"]())
-    return bp
-
-
-def add_fantasyland_solve(bp: Blueprint, choice: RuleChoice, solve_request: StrictSchema) -> None:
-    """fantasyland/solve, the operation of a game with Fantasyland."""
-
-    @bp.post("/fantasyland/solve")
-    @rule_codes(
-        ofc.DOMAIN, errors=(*ERRORS, *fantasyland.SolveProblem), rules_only=["duplicate_card", "fantasyland_deal_size"]
-    )
-    @heavy
-    def fantasyland_solve() -> Response:
-        body = load_body(solve_request)
-        rules = choice.rules(body)
-        dealt = body["cards"]
-        fantasyland.check_deal(dealt, body["seen"], rules.fantasyland_sizes)
-        solution = fantasyland.solve(
-            dealt, fantasyland.terms_of(rules), stay_value=body["stay_value"], alternatives=body["alternatives"]
+    @operation("/boards/outlook", schemas["OutlookRequest"], OUTLOOK_CODES, heavy=True)
+    def boards_outlook(body: dict[str, Any], rules: OfcRules) -> dict[str, Any]:
+        options = {name: body[name] for name in ("limit", "seed", "samples")}
+        return outlook_answer(
+            ofc_outlook.outlook(body["board"], body["seen"], body["fantasyland"], rules=rules, **options)
         )
-        return answer(choice.echo(body, rules, {
-            "proven_optimal": True,
-            "stay_value": body["stay_value"],
-            "best": fantasyland_setting(solution.best, len(dealt), rules),
-            "alternatives": [fantasyland_setting(s, len(dealt), rules) for s in solution.alternatives],
-        }))  # fmt: skip  # the answer's fields one a line, without two more levels of brackets
+
+    if "FantasylandSolveRequest" in schemas:  # a game with Fantasyland
+
+        @operation("/fantasyland/solve", schemas["FantasylandSolveRequest"], SOLVE_CODES, heavy=True)
+        def fantasyland_solve(body: dict[str, Any], rules: OfcRules) -> dict[str, Any]:
+            dealt, stay_value = body["cards"], body["stay_value"]
+            fantasyland.check_deal(dealt, body["seen"], rules.fantasyland_sizes)
+            solution = fantasyland.solve(
+                dealt, fantasyland.terms_of(rules), stay_value=stay_value, alternatives=body["alternatives"]
+            )
+            return {
+                "proven_optimal": True,
+                "stay_value": stay_value,
+                "best": fantasyland_setting(solution.best, len(dealt), rules),
+                "alternatives": [fantasyland_setting(s, len(dealt), rules) for s in solution.alternatives],
+            }
+
+    return bp

@@ -34,8 +34,9 @@ class SpanExport:
         self.resource = Resource.create({"service.name": SCOPE, "service.version": version})
         self.scope = InstrumentationScope(SCOPE, version)
 
-    def record(self, trace: Trace, method: str, route: str | None, path: str, status: int, start_ns: int,
-               end_ns: int) -> None:  # fmt: skip  # two lines, not one parameter a line
+    def record(
+        self, trace: Trace, method: str, route: str | None, path: str, status: int, start_ns: int, end_ns: int
+    ) -> None:
         state = TraceState.from_header([trace.state]) if trace.state else None
         flags = TraceFlags(trace.flags)
         trace_id = int(trace.trace_id, 16)

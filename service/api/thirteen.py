@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint
 from marshmallow import fields, validate
 
 from service.api import i18n
@@ -21,14 +21,11 @@ from service.api.common import (
     CardList,
     StrictInteger,
     StrictSchema,
-    answer,
     hand_value,
-    load_body,
     rule_codes,
     violation,
 )
-from service.api.games import RuleChoice, Schemas, rule_set_field
-from service.api.heavy import heavy
+from service.api.games import Operations, RuleChoice, Schemas, rule_set_field
 from service.api.schema import length
 from service.rules import thirteen as j13
 from service.rules.cards import NotationProblem, card_texts
@@ -142,23 +139,21 @@ def dun_value(dun: Dun, hand: HandValue, rules: ThirteenRules, lang: str | None 
     return {"hand": _hand_answer(hand, _LABELS.setdefault(lang, {}), lang), "bonus": j13.bonus(dun, hand, rules)}
 
 
-def _dun_answers(duns: Any, lang: str) -> dict[str, Any]:
-    """``dun_hands`` of the rules' own dun values (``_hand_answer``)."""
+def dun_hands(duns: Any, lang: str) -> dict[str, Any]:
+    """The three duns' hand values (``_hand_answer``), by dun."""
     labels = _LABELS.setdefault(lang, {})
-    return {"head": _hand_answer(duns[HEAD], labels, lang), "middle": _hand_answer(duns[MIDDLE], labels, lang),
-            "tail": _hand_answer(duns[TAIL], labels, lang)}  # fmt: skip  # the three duns on two lines
-
-
-def dun_hands(duns: Any, lang: str | None = None) -> dict[str, Any]:
-    return {"head": hand_value(duns[HEAD], lang), "middle": hand_value(duns[MIDDLE], lang),
-            "tail": hand_value(duns[TAIL], lang)}  # fmt: skip  # the three duns on two lines
+    return {
+        "head": _hand_answer(duns[HEAD], labels, lang),
+        "middle": _hand_answer(duns[MIDDLE], labels, lang),
+        "tail": _hand_answer(duns[TAIL], labels, lang),
+    }
 
 
 def arrangement_result(result: j13.ArrangementResult) -> dict[str, Any]:
     return {
         "legal": result.legal,
         "violations": [violation(v) for v in result.violations],
-        "duns": None if result.duns is None else _dun_answers(result.duns, i18n.language()),
+        "duns": None if result.duns is None else dun_hands(result.duns, i18n.language()),
         "discarded": None if result.discarded is None else card_texts(result.discarded),
     }
 
@@ -185,8 +180,13 @@ def _hand_answer(hand: HandValue, labels: dict[Message, str], lang: str) -> dict
         texts = [a.text, b.text, c.text]
     else:
         texts = [c.text for c in cards]
-    return {"category": category, "label": text, "strength": strength, "cards": texts,
-            "resolved": [c.text for c in resolved] if resolved else []}  # fmt: skip  # five fields on two lines
+    return {
+        "category": category,
+        "label": text,
+        "strength": strength,
+        "cards": texts,
+        "resolved": [c.text for c in resolved] if resolved else [],
+    }
 
 
 def round_score(score: j13.RoundScore) -> dict[str, Any]:
@@ -220,100 +220,77 @@ def _probability(x: float) -> float:
 
 def suggestion(s: suggest.Suggestion) -> dict[str, Any]:
     return {
-        "head": card_texts(s.head), "middle": card_texts(s.middle), "tail": card_texts(s.tail),
+        "head": card_texts(s.head),
+        "middle": card_texts(s.middle),
+        "tail": card_texts(s.tail),
         "discarded": card_texts(s.discarded),
-        "duns": dun_hands(s.duns),
+        "duns": dun_hands(s.duns, i18n.language()),
         "expected_value": round(s.expected_value, 6),
         "win": {d.value: _probability(s.win[d]) for d in DUNS},
         "tie": {d.value: _probability(s.tie[d]) for d in DUNS},
         "expected_bonus": {d.value: round(s.expected_bonus[d], 6) for d in DUNS},
         "shoot": _probability(s.shoot),
         "shot": _probability(s.shot),
-    }  # fmt: skip  # the three duns' cards on one line
+    }
 
 
 # --- routes ------------------------------------------------------------------------------------------
 
 ERRORS = (*NotationProblem, *ProblemCode, *ArrangementViolation)  # rounds/score refuses what validate answers
 """The 422 ``errors`` codes of these games' operations, besides the request schema's."""
+# What only the rules decide, for a request valid against the contract (``RuleCodes.rules_only``): a dun's
+# size depends on the dun named; a card beyond the deck's copies (a deck holding some cards more than once has
+# no list that is a set in the contract; a set of strings may spell one card twice, ``As`` and ``A♠``; and
+# across a table's players no list holds them all); where the cards come from (the hand) and 相公 are rules.
 DUN_SIZES = ["wrong_head_size", "wrong_middle_size", "wrong_tail_size"]
+DUN_CODES = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *DUN_SIZES])
+ARRANGEMENT_CODES = rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS)
 ROUND_ONLY = ["card_not_in_hand", "head_not_below_middle", "middle_above_tail"]
 COPIES_ONLY = ["too_many_copies", "card_used_twice"]  # a deck holding some cards more than once: named as copies
+SUGGEST_CODES = rule_codes(
+    j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem), rules_only=["duplicate_card", "suggest_hand_size"]
+)
 
 
 def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
-    """The five operations of a Thirteen game, under its base path.
-
-    What only the rules decide, for a request valid against the contract (``RuleCodes.rules_only``): a dun's
-    size depends on the dun named; a card beyond the deck's copies (a deck holding some cards more than once
-    has no list that is a set in the contract; a set of strings may spell one card twice, ``As`` and ``A♠``;
-    and across a table's players no list holds them all); where the cards come from (the hand) and 相公 are
-    rules."""
+    """The five operations of a Thirteen game, under its base path."""
     bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
     choice = RuleChoice(game, "bonuses", ThirteenRules.with_bonuses)
+    operation = Operations(bp, choice)
     copies = [] if game.default.rules.deck.distinct else COPIES_ONLY  # else each is a duplicate_card
-    dun_evaluate, dun_compare = schemas["DunEvaluateRequest"](), schemas["DunCompareRequest"]()
-    arrangement_validate, round_score_request = schemas["ArrangementValidateRequest"](), schemas["RoundScoreRequest"]()
-    suggest_request = schemas["SuggestRequest"]()
-    dun_rules = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *DUN_SIZES])
+    round_codes = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *copies, *ROUND_ONLY])
 
-    @bp.post("/duns/evaluate")
-    @dun_rules
-    def duns_evaluate() -> Response:
-        body = load_body(dun_evaluate)
-        rules = choice.rules(body)
+    @operation("/duns/evaluate", schemas["DunEvaluateRequest"], DUN_CODES)
+    def duns_evaluate(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
         dun = Dun(body["dun"])
-        return answer(
-            choice.echo(body, rules, dun_value(dun, j13.evaluate_dun(dun, body["cards"], deck=rules.deck), rules))
-        )
+        return dun_value(dun, j13.evaluate_dun(dun, body["cards"], deck=rules.deck), rules)
 
-    @bp.post("/duns/compare")
-    @dun_rules
-    def duns_compare() -> Response:
-        body = load_body(dun_compare)
-        rules = choice.rules(body)
+    @operation("/duns/compare", schemas["DunCompareRequest"], DUN_CODES)
+    def duns_compare(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
         dun = Dun(body["dun"])
         result, a, b = j13.compare_duns(dun, body["a"], body["b"], rules.deck)
         lang = i18n.language()
-        return answer(
-            choice.echo(
-                body,
-                rules,
-                {"winner": result, "a": dun_value(dun, a, rules, lang), "b": dun_value(dun, b, rules, lang)},
-            )
+        return {"winner": result, "a": dun_value(dun, a, rules, lang), "b": dun_value(dun, b, rules, lang)}
+
+    @operation("/arrangements/validate", schemas["ArrangementValidateRequest"], ARRANGEMENT_CODES)
+    def arrangements_validate(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
+        return arrangement_result(
+            j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"], rules.deck)
         )
 
-    @bp.post("/arrangements/validate")
-    @rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS)
-    def arrangements_validate() -> Response:
-        body = load_body(arrangement_validate)
-        rules = choice.rules(body)
-        result = j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"], rules.deck)
-        return answer(choice.echo(body, rules, arrangement_result(result)))
+    @operation("/rounds/score", schemas["RoundScoreRequest"], round_codes)
+    def rounds_score(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
+        return round_score(j13.score_round(body["players"], rules))
 
-    @bp.post("/rounds/score")
-    @rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *copies, *ROUND_ONLY])
-    def rounds_score() -> Response:
-        body = load_body(round_score_request)
-        rules = choice.rules(body)
-        return answer(choice.echo(body, rules, round_score(j13.score_round(body["players"], rules))))
-
-    @bp.post("/arrangements/suggest")
-    @rule_codes(
-        j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem),
-        rules_only=["duplicate_card", "suggest_hand_size"],
-    )  # fmt: skip  # the codes on two lines
-    @heavy
-    def arrangements_suggest() -> Response:
-        body = load_body(suggest_request)
-        rules = choice.rules(body)
+    @operation("/arrangements/suggest", schemas["SuggestRequest"], SUGGEST_CODES, heavy=True)
+    def arrangements_suggest(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
         suggest.check_hand(body["cards"], rules.deck)
         result = suggest.suggest(body["cards"], body["alternatives"], rules=rules)
-        return answer(choice.echo(body, rules, {
+        return {
             "proven_optimal": True,
             "opponent": {"deals": result.deals, "seed": suggest.opponent_tables(rules).seed},
             "best": suggestion(result.best),
             "alternatives": [suggestion(a) for a in result.alternatives],
-        }))  # fmt: skip  # the answer's fields one a line, without another level of brackets
+        }
 
     return bp

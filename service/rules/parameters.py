@@ -78,8 +78,14 @@ class Parameter:
     write: Callable[[Any], Any]
 
 
-def declare(place: str | tuple[str, ...], value: Value, *, read: Callable[[Any], Any] | None = _same,
-            write: Callable[[Any], Any] = _same, **options: Any) -> Any:  # fmt: skip  # the signature on two lines
+def declare(
+    place: str | tuple[str, ...],
+    value: Value,
+    *,
+    read: Callable[[Any], Any] | None = _same,
+    write: Callable[[Any], Any] = _same,
+    **options: Any,
+) -> Any:
     """A dataclass field that is a parameter (``options``: the field's own, ``default`` or ``init``)."""
     at = (place,) if isinstance(place, str) else place
     return field(metadata={"parameter": Parameter(at, value, read, write)}, **options)
@@ -104,8 +110,13 @@ def choice(place: str | tuple[str, ...], by_text: Mapping[str, Any], **options: 
 def choices(place: str | tuple[str, ...], by_text: Mapping[str, Any], least: int = 0, **options: Any) -> Any:
     """A list of ``by_text``'s values (a tuple of them), each written as its text: at most each of them once."""
     text_of = {value: text for text, value in by_text.items()}
-    return declare(place, array(one_of(by_text), len(by_text), least), read=lambda texts: tuple(map(by_text.__getitem__, texts)),
-                   write=lambda values: [text_of[v] for v in values], **options)  # fmt: skip  # two lines
+    return declare(
+        place,
+        array(one_of(by_text), len(by_text), least),
+        read=lambda texts: tuple(map(by_text.__getitem__, texts)),
+        write=lambda values: [text_of[v] for v in values],
+        **options,
+    )
 
 
 def listed(place: str | tuple[str, ...], value: Value, write: Callable[[Any], Any] = _same, **options: Any) -> Any:

@@ -35,8 +35,15 @@ from service.rules.cards import DECK, Card, SuitedCard
 from service.rules.hand_value import HandValue
 
 __all__ = [
-    "Category", "HandValue", "Ranking", "hand_value", "rank_board", "rank_cards", "ranking_if_distinct", "value_if_distinct",
-]  # fmt: skip  # the public names on one line
+    "Category",
+    "HandValue",
+    "Ranking",
+    "hand_value",
+    "rank_board",
+    "rank_cards",
+    "ranking_if_distinct",
+    "value_if_distinct",
+]
 
 
 class Category(StrEnum):
@@ -142,8 +149,11 @@ def _rank(ranks: Sequence[int], flush: bool) -> Ranking:
         category = Category.FLUSH
     else:
         category = {
-            (1,): Category.HIGH_CARD, (2,): Category.PAIR, (3,): Category.TRIPS, (4,): Category.QUADS,
-        }.get((groups[0],), Category.HIGH_CARD)  # fmt: skip  # the four group sizes on one line
+            (1,): Category.HIGH_CARD,
+            (2,): Category.PAIR,
+            (3,): Category.TRIPS,
+            (4,): Category.QUADS,
+        }.get((groups[0],), Category.HIGH_CARD)
         if groups[:2] == [2, 2]:
             category = Category.TWO_PAIR
         elif groups[:2] == [3, 2]:

@@ -240,7 +240,7 @@ def _beating_problems(
         DOMAIN, code, play.cards,
         play=play.category, play_cards=" ".join(card_texts(play.cards)),
         table=on_table.category, table_cards=" ".join(card_texts(on_table.cards)), reason=reason.value,
-    )]  # fmt: skip  # the code and cards, then the parameters of each play
+    )]  # fmt: skip  # a table: the code and cards, then the play's parameters and the table's
 
 
 def _refusal(

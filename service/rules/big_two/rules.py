@@ -160,11 +160,16 @@ class BigTwoRules(DeclaredRules):
         if problems:
             raise InvalidInputError(problems)
         ladder = Ladder(
-            self.suit_order, self.plays, self.five_card_order, self.monsters, self.straights,
+            self.suit_order,
+            self.plays,
+            self.five_card_order,
+            self.monsters,
+            self.straights,
             straight_suit_is_top=self.straight_suit_card is StraightSuitCard.TOP,
-            flush_rank_by_rank=self.flush_order is FlushOrder.RANK_BY_RANK, dragons=self.dragons,
+            flush_rank_by_rank=self.flush_order is FlushOrder.RANK_BY_RANK,
+            dragons=self.dragons,
             five_beats_lower_kind=self.five_beats_lower_kind,
-        )  # fmt: skip  # the parameters a few to a line
+        )
         object.__setattr__(self, "ladder", ladder)
         object.__setattr__(self, "kept", {})
         object.__setattr__(self, "digest", digest_of(self.canonical()))
@@ -217,8 +222,7 @@ def _inconsistencies(rules: BigTwoRules) -> list[InputProblem]:
     bounded = all(t.most in (None, most) for t, most in zip(tiers, [HAND_SIZE, *(least - 1 for least in leasts)]))
     if not descending or not bounded or leasts[0] > HAND_SIZE or leasts[-1] > 1 or any(t.multiplier < 1 for t in tiers):
         found.append(_inconsistent("cards_left_tiers", "tiers"))
-    multipliers = ("two_held", "monster_held", "grand_slam", "three_of_clubs_finish", "two_finish",
-                   "monster_finish", "green_dragon_finish")  # fmt: skip  # a list of names, a few to a line
+    multipliers = [name for name, parameter in declared(BigTwoRules) if parameter.value.type == "integer"]
     found += [_inconsistent(name, "multiplier") for name in multipliers if getattr(rules, name) < 1]
     most = 0 if found else largest_multiplier(rules)
     if most <= MAX_MULTIPLIER:

@@ -134,8 +134,14 @@ def _score_problems(
     return problems
 
 
-def _score(base: int, finish: HandValue, grand_slam: bool, winner_seat: int | None, losers: Sequence[tuple[int | None, tuple[Card, ...]]],
-           rules: BigTwoRules = TAIWAN) -> GameScore:  # fmt: skip  # two lines, not one parameter a line
+def _score(
+    base: int,
+    finish: HandValue,
+    grand_slam: bool,
+    winner_seat: int | None,
+    losers: Sequence[tuple[int | None, tuple[Card, ...]]],
+    rules: BigTwoRules = TAIWAN,
+) -> GameScore:
     winner_factors = winner_multiplier_factors(finish, grand_slam, rules)
     winner_multiplier = _product(winner_factors)
     scored = []

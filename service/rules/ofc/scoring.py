@@ -361,8 +361,15 @@ def _action_problems(
         and len(action.dealt) != expected
         and not any(p.code == "wrong_deal_size" for p in problems)
     ):
-        problems.append(violation(
-            DOMAIN, MoveViolation.WRONG_DEAL_SIZE, _distinct(action.dealt), index,
-            case="fantasyland_player", expected=expected, actual=len(action.dealt),
-        ))  # fmt: skip  # the code and cards, then the parameters, not one argument a line
+        problems.append(
+            violation(
+                DOMAIN,
+                MoveViolation.WRONG_DEAL_SIZE,
+                _distinct(action.dealt),
+                index,
+                case="fantasyland_player",
+                expected=expected,
+                actual=len(action.dealt),
+            )
+        )
     return problems

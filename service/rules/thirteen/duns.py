@@ -425,9 +425,14 @@ def _plan(size: int, hand: Sequence[Card], key: int) -> HandValue:
         if need  # a set the dun's real cards fill alone stands for nothing: no look-up per dun for it
     )
     plan: Plan = (
-        value.category, value.label, value.strength, itemgetter(*positions),
-        () if stand_ins else value.resolved or (), stand_ins, _order(value.strength),
-    )  # fmt: skip  # the plan's seven parts in Plan's order, not one a line
+        value.category,
+        value.label,
+        value.strength,
+        itemgetter(*positions),
+        () if stand_ins else value.resolved or (),
+        stand_ins,
+        _order(value.strength),
+    )
     category, label, strength, pick, resolved, _, _ = plan
     for shift, mask, found in stand_ins:
         resolved += found[key >> shift & mask]

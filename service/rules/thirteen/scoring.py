@@ -135,14 +135,15 @@ def _settled(
     per player rather than once per pair, strengths compared as ``_order`` ints: ``orders`` when the plans
     gave them). tests/joker_thirteen/test_fast_paths.py holds it to the rule book, pair by pair."""
     if orders is None:
-        orders = [(_order(duns[HEAD].strength), _order(duns[MIDDLE].strength), _order(duns[TAIL].strength))
-                  for duns in values]  # fmt: skip  # one player's three orders on one line
+        orders = [
+            (_order(duns[HEAD].strength), _order(duns[MIDDLE].strength), _order(duns[TAIL].strength)) for duns in values
+        ]
     head_bonus, middle_bonus, tail_bonus = rules.bonus_by_rung
     hands = [  # per player: each dun's order, then the bonus it earns when it wins (by the order's rung)
         (head, middle, tail, head_bonus[head >> _RUNG_SHIFT], middle_bonus[middle >> _RUNG_SHIFT],
          tail_bonus[tail >> _RUNG_SHIFT])
         for head, middle, tail in orders
-    ]  # fmt: skip  # one player's orders and bonuses on two lines, not one value a line
+    ]  # fmt: skip  # a table: per player, its three orders, then the bonus each earns
     shot = rules.shot
     shots, nets, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS  # nets: shots and bonuses
     matchups = []
