@@ -281,7 +281,8 @@ def big_two_sample(rng: random.Random, found: list) -> None:
     found += [("big-two", f) for loser in own_score.losers for f in loser.factors]
     hk_move = partial(b2.validate_move, rules=b2.HONG_KONG)
     first = partial(hk_move, first_lead=True, passed=False)
-    collect(found, "big-two", first, cards("3d 4c 9s"), None, b2.Action.play(cards("4c")))
+    first_hand = cards("3d 4c 4h 6s 7d 8c 9s Th Jd Qc Ks Ah 2d")  # the 3 of diamonds' holder, before any play
+    collect(found, "big-two", first, first_hand, None, b2.Action.play(cards("4c")))
     after_pass = partial(hk_move, first_lead=False, passed=True)
     collect(found, "big-two", after_pass, cards("3d 4c 9s"), cards("8c"), b2.Action.play(cards("9s")))
     collect(found, "big-two", first, cards("3d 4c"), cards("3c"), b2.Action.play(cards("4c")))
@@ -392,8 +393,9 @@ def joker_thirteen_sample(rng: random.Random, found: list) -> None:
     # plays/legal's impossible situations
     first = cards("3c 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
     collect(found, "big-two", big_two_plays.list_plays, cards("3c 4c"), cards("5c 6d"))
-    collect(found, "big-two", lambda: big_two_plays.list_plays(first, cards("3d"), first_lead=True))
-    collect(found, "big-two", lambda: big_two_plays.list_plays(cards("3c 4c"), first_lead=True))
+    hk_list = partial(big_two_plays.list_plays, rules=b2.HONG_KONG, first_lead=True, passed=False)
+    collect(found, "big-two", lambda: hk_list(first, cards("3c")))
+    collect(found, "big-two", lambda: hk_list(cards("3d 4c")))
     collect(found, "big-two", lambda: big_two_plays.list_plays(cards("3c"), cards("4c"), table_seat=1))
 
 

@@ -287,7 +287,9 @@ MOVE_VIOLATIONS = [*InvalidPlay, *(v for v in MoveViolation if v not in RECORD_O
 LAST_PLAY_FAULTS = [code for code in InvalidPlay if code is not InvalidPlay.JOKER_NOT_ALLOWED]
 # What each operation answers besides its schema's own 422s (docs/errors.md is generated from these).
 PLAY_CODES = rule_codes(b2.DOMAIN, violations=InvalidPlay, errors=ERRORS, rules_only=[INCONSISTENT])
-MOVE_CODES = rule_codes(b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=[INCONSISTENT, *TURN_STATE])
+MOVE_CODES = rule_codes(
+    b2.DOMAIN, violations=MOVE_VIOLATIONS, errors=ERRORS, rules_only=[INCONSISTENT, *TURN_STATE, "first_lead_hand"]
+)
 SCORE_CODES = rule_codes(
     b2.DOMAIN, errors=ERRORS, rules_only=[INCONSISTENT, "duplicate_card", "grand_slam_impossible", *LAST_PLAY_FAULTS]
 )

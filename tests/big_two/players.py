@@ -23,6 +23,7 @@ class PlayedGame:
     first_player: int | None = None
     players: set[int] = field(default_factory=set)
     remaining: list[list[Card]] = field(default_factory=list)  # per seat at the end
+    written: list[int] = field(default_factory=list)  # the indexes of locked seats' turns written as passes
 
     @property
     def grand_slam(self) -> bool:
@@ -49,18 +50,31 @@ def deal(rng: random.Random, dragon: str | None = None) -> list[list[Card]]:
 
 
 def play_random_game(
-    rng: random.Random, hands: list[list[Card]], pass_rate: float = 0.25, rules: BigTwoRules = TAIWAN
+    rng: random.Random,
+    hands: list[list[Card]],
+    pass_rate: float = 0.25,
+    rules: BigTwoRules = TAIWAN,
+    write_locked: float = 0.0,
 ) -> PlayedGame:
     """Play legal moves at random at a table of ``rules`` until someone empties a hand; a follower passes at
     ``pass_rate``. Its own bookkeeping of the turn: the holder of the lowest card leads (with it, where the
     table says so); the trick ends when every other seat has passed since the last play, or in the trick
-    where a pass locks, and a locked seat is skipped."""
+    where a pass locks, and a locked seat is skipped, its turn written down as a pass at ``write_locked``
+    (as apps that pass for a locked player write it, also when the trick has just ended)."""
     game = PlayedGame(hands=[list(h) for h in hands])
     held = [list(h) for h in hands]
     turn = next(s for s, hand in enumerate(held) if rules.ladder.lowest_card in hand)
     table: tuple[Card, ...] | None = None
     last = turn
     out: set[int] = set()
+
+    def skip(seat: int) -> int:
+        """The seat after ``seat``, a locked seat's turn written down now and then."""
+        if write_locked and rng.random() < write_locked:
+            game.written.append(len(game.actions))
+            game.actions.append(Action.pass_(seat))
+        return (seat + 1) % SEATS
+
     while game.winner is None:
         first = rules.first_play_has_lowest_card and game.first_player is None
         options = legal_plays(held[turn], table, rules, Turn(lowest_card_due=first))
@@ -68,6 +82,9 @@ def play_random_game(
             game.actions.append(Action.pass_(turn))
             out.add(turn)
             if len(out) == SEATS - 1:
+                between = (turn + 1) % SEATS
+                while between != last:  # every seat but the last player's is locked
+                    between = skip(between)
                 table, out, turn = None, set(), last
                 continue
         else:
@@ -84,7 +101,7 @@ def play_random_game(
             if not held[turn]:
                 game.winner = turn
         turn = (turn + 1) % SEATS
-        while rules.pass_locks and turn in out:
-            turn = (turn + 1) % SEATS
+        while rules.pass_locks and turn in out and game.winner is None:
+            turn = skip(turn)
     game.remaining = held
     return game

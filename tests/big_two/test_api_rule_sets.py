@@ -141,8 +141,11 @@ def test_a2345_against_a2345_is_decided_by_the_2s_in_taiwan_and_by_the_5s_in_hon
     assert (hong_kong["beats"], hong_kong["reason"], hong_kong["play"]["cards"][0]) == (False, "lower", "5h")
 
 
+FIRST_HAND = "3c 3d 4c 6s 7d 8c 9s Th Jd Qc Ks Ah 2d".split()  # dealt to the holder of 3c and 3d, before any play
+
+
 def test_a_first_play_without_the_3_of_diamonds_is_illegal_in_hong_kong(post):
-    body = {"hand": ["3d", "4c", "9s"], "table": None, "action": {"type": "play", "cards": ["4c"]},
+    body = {"hand": FIRST_HAND, "table": None, "action": {"type": "play", "cards": ["4c"]},
             "first_lead": True, "passed": False}  # fmt: skip
     hong_kong = at(post, "big-two/moves/validate", body, "hong-kong")
     assert (hong_kong["legal"], [v["code"] for v in hong_kong["violations"]]) == (
@@ -193,6 +196,20 @@ def test_a_tables_own_multipliers_score_by_them(post):
     assert [f["reason"] for f in score["losers"][1]["factors"]] == ["5-13 cards left"]
 
 
+def test_the_rule_books_worked_example_pays_3960_in_hong_kong_with_the_house_multipliers_and_dragons(post):
+    """計算範例 at the common game's table scored with the house multipliers: 丙 still holds four 5s, so
+    「×3（10–12 張）× 2（怪物未出）」 whatever the table's monsters (none); +3,960, not +2,760."""
+    house = {key: written(TAIWAN)[key] for key in ("loser_multipliers", "winner_multipliers")}
+    body = {"base": 10, "winner": {"last_play": ["2s", "2h"], "grand_slam": False},
+            "losers": [{"cards": "3c 7d Jh".split()}, {"cards": "2c 4d 6d 6s 8c Td Th Qs Kc".split()},
+                       {"cards": "5c 5d 5h 5s 3h 4h 9d 6h 7s 8h".split()}]}  # fmt: skip
+    score = at(post, "big-two/games/score", body, "hong-kong", dragons=True, **house)
+    assert [loser["points"] for loser in score["losers"]] == [-120, -1440, -2400]
+    assert score["winner"]["points"] == 3960 == at(post, "big-two/games/score", body)["winner"]["points"]
+    assert [(f["factor"], f["value"], f["cards"]) for f in score["losers"][2]["factors"]] == [
+        ("cards_left_tier", 3, []), ("monster_held", 2, ["5d", "5c", "5h", "5s"])]  # fmt: skip
+
+
 # ---- the state a question needs, and one shape of a table --------------------------------------------
 
 
@@ -210,12 +227,44 @@ def test_the_state_a_table_makes_matter_is_required_there_and_only_there(post):
 
 
 def test_a_first_lead_onto_a_table_is_impossible_input(post):
-    body = {"hand": ["3d", "4c"], "table": ["3c"], "action": {"type": "play", "cards": ["4c"]}, "first_lead": True}
+    body = {"hand": FIRST_HAND, "table": ["3s"], "action": {"type": "play", "cards": ["4c"]}, "first_lead": True,
+            "passed": False, "rule_set": "hong-kong"}  # fmt: skip
     status, problem = post("big-two/moves/validate", body)
     assert (status, [(e["pointer"], e["code"]) for e in problem["errors"]]) == (
         422,
         [("/table", "first_lead_with_table")],
     )
+
+
+@pytest.mark.parametrize(
+    ("named", "refused"),
+    [
+        ({}, False),
+        ({"rule_set": "hong-kong"}, True),
+        ({"rule_set": "taiwan", "rules": {"first_play_has_lowest_card": True}}, True),
+        ({"rule_set": "hong-kong", "rules": {"first_play_has_lowest_card": False}}, False),
+    ],
+    ids=["taiwan", "hong-kong", "taiwan-lowest-first", "hong-kong-any-first"],
+)
+def test_a_first_lead_is_refused_alike_where_the_table_reads_it_and_answered_where_it_does_not(post, named, refused):
+    """plays/legal and moves/validate give one answer: where the first play must hold the lowest card, a
+    first lead from fewer than 13 cards is a 422 ``first_lead_hand`` in both (onto a table, with
+    ``first_lead_with_table``); elsewhere ``first_lead`` is read as false and the question is answered."""
+    hand, state = ["3c", "3d", "4c"], {"first_lead": True, "passed": False, **named}
+    for table, pointed in ((None, ["/hand"]), (["3s"], ["/table", "/hand"])):
+        move = {"hand": hand, "table": table, "action": {"type": "play", "cards": ["4c"]}, **state}
+        listing = {"hand": hand, "table": None if table is None else {"cards": table}, **state}
+        (status, moved), (listed_status, listed) = post("big-two/moves/validate", move), post(
+            "big-two/plays/legal", listing)  # fmt: skip
+        if refused:
+            assert (status, pointers(moved)) == (listed_status, pointers(listed)) == (422, pointed)
+            assert [e["code"] for e in moved["errors"]] == [e["code"] for e in listed["errors"]]
+            assert moved["errors"][-1]["code"] == "first_lead_hand"
+        else:
+            assert (status, listed_status, moved["legal"]) == (200, 200, True)
+            assert moved == at(post, "big-two/moves/validate", {**move, "first_lead": False})
+            assert listed == at(post, "big-two/plays/legal", {**listing, "first_lead": False})
+            assert listed["count"] == (4 if table is None else 1)  # three singles and the pair; on the 3s, the 4c
 
 
 def test_a_table_is_written_as_its_cards_or_with_its_seat_in_every_operation(post):
@@ -282,6 +331,23 @@ def test_a_locked_out_seat_is_skipped_for_the_rest_of_the_trick(post):
     record = at(post, "big-two/games/validate", {"base": 1, "hands": HONG_KONG_DEAL, "actions": actions}, "hong-kong")
     assert (record["legal"], record["state"]["turn"], record["state"]["table"], record["state"]["locked_out"]) == (
         True, 3, None, [])  # fmt: skip
+
+
+def test_a_locked_seats_turn_may_be_written_as_a_pass(post):
+    """Seat 2 passed and is out of the trick: when seat 1's pass ends it, a record may write seat 2's turn as a
+    pass before seat 3 leads again, or leave it out; the same game either way. Seat 2 plays only in the next
+    trick."""
+    skipped = [play(1, "3d"), pass_(2), play(3, "2s"), pass_(0), pass_(1), play(3, "Qc")]
+    written = [play(1, "3d"), pass_(2), play(3, "2s"), pass_(0), pass_(1), pass_(2), play(3, "Qc")]
+    answers = [at(post, "big-two/games/validate", {"base": 1, "hands": HONG_KONG_DEAL, "actions": actions},
+                  "hong-kong") for actions in (skipped, written)]  # fmt: skip
+    assert [(a["legal"], a["violations"], a["state"]["turn"], a["state"]["table_seat"]) for a in answers] == [
+        (True, [], 0, 3)] * 2  # fmt: skip
+    assert (answers[0]["state"].pop("actions_replayed"), answers[1]["state"].pop("actions_replayed")) == (6, 7)
+    assert answers[0]["state"] == answers[1]["state"]
+    played = [play(1, "3d"), pass_(2), play(3, "2s"), pass_(0), pass_(1), play(2, "7c")]
+    late = at(post, "big-two/games/validate", {"base": 1, "hands": HONG_KONG_DEAL, "actions": played}, "hong-kong")
+    assert [(v["code"], v["index"]) for v in late["violations"]] == [("passed_this_trick", 5)]
 
 
 # ---- refusals ---------------------------------------------------------------------------------

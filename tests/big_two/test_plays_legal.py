@@ -5,6 +5,7 @@ come back) and the 422s of impossible input."""
 from __future__ import annotations
 
 import random
+from functools import partial
 from itertools import chain, combinations
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.rules.big_two import (
+    HONG_KONG,
     TAIWAN,
     Action,
     ProblemCode,
@@ -40,18 +42,35 @@ def subsets(hand):
     return chain.from_iterable(combinations(hand, size) for size in range(1, len(hand) + 1))
 
 
+def refusal(function, *args, **kwargs) -> list[tuple[str, tuple]] | None:
+    """The problems of the impossible input ``function`` refuses, in a canonical order; None if it answers."""
+    try:
+        function(*args, **kwargs)
+    except InvalidInputError as refused:
+        return sorted((p.code, p.path) for p in refused.problems)
+    return None
+
+
 def prove(rng: random.Random, hands: int, largest: int = 13, rules=TAIWAN) -> int:
     """For ``hands`` random hands and tables at a table of ``rules``: the listed plays are exactly the
-    non-empty subsets that validate_move accepts, and may_pass is exactly whether it accepts a pass; now and
-    then on the game's first lead or after the player passed. Returns subsets checked."""
+    non-empty subsets that validate_move accepts, and may_pass is exactly whether it accepts a pass, or both
+    refuse the question alike. Drawn: the game's first lead (most often as it comes, from 13 cards holding
+    the lowest card with no table; now and then from any hand, onto any table) and a player who passed in
+    the trick, on any turn. Returns subsets checked."""
     checked = 0
     for _ in range(hands):
         hand = rng.sample(DECK, rng.randint(1, largest))
         if largest == 13 and rng.random() < 0.1:  # a dealt dragon now and then, so the 13-card plays are proven too
             hand = rng.choice([h for h in deal(rng, rng.choice(["dragon", "green"])) if classify(h).valid])
         table = random_table(rng, hand, rules)
-        first_lead = table is None and len(hand) == 13 and rules.ladder.lowest_card in hand and rng.random() < 0.5
-        passed = table is not None and rng.random() < 0.2
+        opening = table is None and len(hand) == 13 and rules.ladder.lowest_card in hand
+        first_lead = rng.random() < (0.5 if opening else 0.1)
+        passed = rng.random() < 0.2
+        turn = {"first_lead": first_lead, "passed": passed}
+        refused = refusal(list_plays, hand, table, rules=rules, **turn)
+        assert refused == refusal(validate_move, hand, table, Action.pass_(), rules, **turn), (hand, table)
+        if refused is not None:
+            continue
         listed = list_plays(hand, table, first_lead=first_lead, passed=passed, rules=rules)
         plays = [frozenset(p.cards) for p in listed.plays()]
         assert len(set(plays)) == len(plays)  # each play once
@@ -77,10 +96,42 @@ def test_listed_plays_equal_moves_validate_on_every_subset_of_full_hands():
     assert prove(random.Random("plays-legal-13"), 6) > 6 * 8
 
 
-@pytest.mark.parametrize("rules", LADDER_RULE_SETS[1:6], ids=lambda r: r.id + r.digest)
+def with_the_other_turn(rules):
+    """``rules`` with the other turn: the first play holding the lowest card or not, a pass locking or not."""
+    return rules.with_parameters(
+        first_play_has_lowest_card=not rules.first_play_has_lowest_card, pass_locks=not rules.pass_locks
+    )
+
+
+# every table the property tests draw (test_ladder.py's), each with its own turn and with the other one
+TABLES = [*LADDER_RULE_SETS[1:], *map(with_the_other_turn, LADDER_RULE_SETS)]
+
+
+@pytest.mark.parametrize("rules", TABLES, ids=lambda r: r.id + r.digest)
 def test_listed_plays_are_exactly_the_subsets_moves_validate_accepts_on_other_tables(rules):
     assert prove(random.Random(rules.digest), 30, largest=10, rules=rules) > 30 * 30
     assert prove(random.Random(rules.digest + "13"), 2, rules=rules) >= 2
+
+
+@pytest.mark.parametrize("rules", [TAIWAN, *TABLES], ids=lambda r: r.id + r.digest)
+def test_a_first_lead_and_a_player_who_passed_are_answered_or_refused_alike_on_every_table(rules):
+    """Where the first play must hold the lowest card, a first lead no game reaches (fewer than 13 cards,
+    without that card, onto a table) is refused by both operations at the same fields; elsewhere ``first_lead``
+    is read as false by both. A player who passed, leading or following, is answered alike."""
+    rng = random.Random(rules.digest + "turns")
+    refused = 0
+    for _ in range(40):
+        hand = rng.sample(DECK, rng.choice([1, 5, 12, 13, 13]))
+        table = random_table(rng, hand, rules)
+        for first_lead, passed in ((True, False), (True, True), (False, True)):
+            turn = {"first_lead": first_lead, "passed": passed}
+            listed = refusal(list_plays, hand, table, rules=rules, **turn)
+            assert listed == refusal(validate_move, hand, table, Action.pass_(), rules, **turn), (hand, table, turn)
+            lowest_due = rules.first_play_has_lowest_card and first_lead
+            opening = table is None and len(hand) == 13 and rules.ladder.lowest_card in hand
+            assert (listed is not None) == (lowest_due and not opening), (hand, table, first_lead)
+            refused += listed is not None
+    assert refused > 0 if rules.first_play_has_lowest_card else refused == 0
 
 
 @pytest.mark.slow
@@ -183,14 +234,11 @@ def test_impossible_situations_are_refused_with_their_paths():
         (PlaysProblem.TABLE_NOT_A_PLAY, ("table", "cards"))
     ]
     assert codes(lambda: list_plays(DECK[:14])) == [("wrong_card_count", ("hand",))]
-    assert codes(lambda: list_plays(cards("3c 4c"), first_lead=True)) == [(PlaysProblem.FIRST_LEAD_HAND, ("hand",))]
-    hand = cards("3c 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
-    assert codes(lambda: list_plays(hand, cards("3d"), first_lead=True)) == [
-        (ProblemCode.FIRST_LEAD_WITH_TABLE, ("table",))
-    ]
-    assert codes(lambda: list_plays(hand[1:] + cards("3d"), first_lead=True)) == [
-        (PlaysProblem.FIRST_LEAD_HAND, ("hand",))
-    ]
+    first_lead = partial(list_plays, first_lead=True, passed=False, rules=HONG_KONG)  # its first play holds 3d
+    assert codes(lambda: first_lead(cards("3d 4c"))) == [(ProblemCode.FIRST_LEAD_HAND, ("hand",))]
+    hand = cards("3d 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
+    assert codes(lambda: first_lead(hand, cards("3c"))) == [(ProblemCode.FIRST_LEAD_WITH_TABLE, ("table",))]
+    assert codes(lambda: first_lead(hand[1:] + cards("3c"))) == [(ProblemCode.FIRST_LEAD_HAND, ("hand",))]
     assert codes(lambda: list_plays(cards("3c"), cards("4c"), table_seat=1)) == [(ProblemCode.SEAT_NEEDED, ("seat",))]
 
 
@@ -212,7 +260,7 @@ def test_http_answer_is_the_core_answer_in_both_languages(post):
         ({"hand": ["3c", "4c"], "table": {"cards": ["4c"]}}, "/table/cards/0"),
         ({"hand": ["3c", "4c"], "table": {"cards": ["5c", "6d"]}}, "/table/cards"),
         ({"hand": [c.text for c in DECK[:14]]}, "/hand"),
-        ({"hand": ["3c", "4c"], "first_lead": True}, "/hand"),
+        ({"hand": ["3d", "4c"], "first_lead": True, "passed": False, "rule_set": "hong-kong"}, "/hand"),
         ({"hand": ["3c"], "table": {"cards": ["4c"], "seat": 1}}, "/seat"),
         ({"hand": ["3c"], "seat": 4}, "/seat"),
     ],

@@ -1,6 +1,7 @@
 """Properties: thousands of random legal games, order-independence, antisymmetry, legal_plays == validate_move."""
 
 import random
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -64,6 +65,30 @@ def test_random_legal_games_at_other_tables_end_legally_and_score_to_zero(rules)
             [played.remaining[s] for s in range(4) if s != played.winner], rules,
         )  # fmt: skip
         assert [loser.points for loser in record.score.losers] == [loser.points for loser in expected.losers]
+
+
+@pytest.mark.parametrize("rules", LADDER_RULE_SETS, ids=lambda r: r.id + r.digest)
+def test_random_games_replay_alike_with_a_locked_seats_turns_written_as_passes_or_left_out(rules):
+    """Where a pass locks, a record may skip a seat that passed in the trick or write its turn down as a pass
+    (docs/rulings.md B23): random games with half of those turns written replay legally to the game without
+    them, whole (winner, grand slam, score) and at every cut (the state, but for the count of actions)."""
+    rules = rules.with_parameters(pass_locks=True)
+    rng = random.Random(rules.digest + "written")
+    written = 0
+    for _ in range(8):
+        played = play_random_game(rng, deal(rng), pass_rate=rng.choice([0.25, 0.6]), rules=rules, write_locked=0.5)
+        kept = [a for i, a in enumerate(played.actions) if i not in played.written]
+        whole, without = (validate_game(10, played.hands, actions, rules) for actions in (played.actions, kept))
+        assert (whole.legal, whole.finished, whole.violations) == (True, True, ()), whole.violations
+        outcome = (whole.winner, whole.grand_slam, whole.score, whole.points)
+        assert outcome == (without.winner, without.grand_slam, without.score, without.points)
+        for cut in rng.sample(range(len(played.actions)), 6):
+            state = validate_game(10, played.hands, played.actions[:cut], rules).state
+            left_out = [a for i, a in enumerate(played.actions[:cut]) if i not in played.written]
+            expected = validate_game(10, played.hands, left_out, rules).state
+            assert replace(state, actions_replayed=expected.actions_replayed) == expected, cut
+        written += len(played.written)
+    assert written > 20
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))

@@ -123,6 +123,7 @@ class ProblemCode(StrEnum):
     JOKER_NOT_ALLOWED = "joker_not_allowed"
     INCONSISTENT_RULES = "inconsistent_rules"
     FIRST_LEAD_WITH_TABLE = "first_lead_with_table"  # the game's first lead asked about with a table to beat
+    FIRST_LEAD_HAND = "first_lead_hand"  # the game's first lead asked about without the 13 cards holding the lowest
     SEAT_NEEDED = "seat_needed"  # a table's seat without the player's own: whose turn came back is unknown
     STATE_NEEDED = "state_needed"  # the table's rules make the answer depend on a state the request left out
 

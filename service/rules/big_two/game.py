@@ -151,6 +151,9 @@ class _Replay:
         self.table_seat: int | None = None
         self.passes = 0  # in a row, since the last play
         self.out: set[int] = set()  # seats that passed in this trick, where a pass locks
+        # the seat of the last action: the seats after it, up to the seat in turn, are locked seats the turn
+        # order skipped, whose turn a record may write down as a pass (``_locked_turn``)
+        self.last_seat: int | None = None
         self.replayed = 0
         self.first_player: int | None = None
         self.players: set[int] = set()  # seats that have played a card
@@ -181,11 +184,16 @@ class _Replay:
                     and ladder.plainly_beats(self.table, play)
                 )
             if not plain:
+                if self._locked_turn(action):  # a skipped seat's turn written down: it changes nothing
+                    self.replayed += 1
+                    self.last_seat = seat
+                    continue
                 violations, play = self._judged(action)
                 if violations:
                     return index, violations
             assert seat is not None  # the seat in turn: an action found legal is
             self.replayed += 1
+            self.last_seat = seat
             following = (seat + 1) % SEATS  # seat s+1 after seat s: the rule book's counterclockwise
             if play is None:  # a pass
                 self.passes += 1
@@ -212,16 +220,39 @@ class _Replay:
             self.turn = following
         return None
 
-    def _judged(self, action: Action) -> tuple[list[Violation], HandValue | None]:
-        """One action judged in full (``_judge_move``): its violations, or none and the value of its play (None
-        for a pass). The record's input problems, if any, are refused first (``InvalidInputError``)."""
+    def _check_actions(self) -> None:
+        """Refuse the record's input problems, if any (``InvalidInputError``), the first time an action is not
+        plainly legal."""
         if not self.checked:
             self.checked = True
             problems = _action_problems(self.actions)
             if problems:
                 raise InvalidInputError(problems)
+
+    def _skipped(self, seat: int | None) -> bool:
+        """Whether ``seat``'s turn came after the last action's and the turn order skipped it, the seat having
+        passed in the trick where a pass locks (possibly the trick that just ended: every seat but its last
+        player had passed in it)."""
+        if not self.rules.pass_locks or type(seat) is not int or self.last_seat is None or self.turn is None:
+            return False
+        return 0 < (seat - self.last_seat) % SEATS < (self.turn - self.last_seat) % SEATS
+
+    def _locked_turn(self, action: Action) -> bool:
+        """Whether ``action`` is a skipped seat's turn written down as a pass, as apps that pass for a locked
+        player record it: legal, and it changes nothing (a record may as well leave it out)."""
+        self._check_actions()
+        return self.winner is None and action.type is PASS and not action.cards and self._skipped(action.seat)
+
+    def _judged(self, action: Action) -> tuple[list[Violation], HandValue | None]:
+        """One action judged in full (``_judge_move``): its violations, or none and the value of its play (None
+        for a pass). The record's input problems, if any, are refused first (``InvalidInputError``)."""
+        self._check_actions()
         if self.winner is not None:  # 「任何一家出完最後一張牌，該局立即結束」
             return [violation(DOMAIN, MoveViolation.ACTION_AFTER_GAME_END, seat=self.winner)], None
+        if self._skipped(action.seat):  # a locked seat's turn is a pass, and only a pass
+            if action.type is PASS:
+                return [violation(DOMAIN, MoveViolation.CARDS_WITH_PASS, self.ladder.sort(action.cards))], None
+            return [violation(DOMAIN, MoveViolation.PASSED_THIS_TRICK)], None
         if action.seat != self.turn:
             return [violation(DOMAIN, MoveViolation.NOT_YOUR_TURN, seat=self.turn, actual=action.seat)], None
         assert action.seat is not None

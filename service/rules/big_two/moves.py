@@ -88,6 +88,22 @@ def _state_needed(state: str, parameter: str) -> InputProblem:
     return problem(DOMAIN, (state,), ProblemCode.STATE_NEEDED, case=state, parameter=parameter)
 
 
+def first_lead_problems(
+    rules: BigTwoRules, first_lead: bool | None, held: tuple[Card, ...], table: object
+) -> list[InputProblem]:
+    """Where the table reads it (``first_play_has_lowest_card``), the game's first lead is the holder of the
+    lowest card leading from the 13 cards dealt: asked with a table (at ``("table",)``), with fewer cards or
+    without that card (at ``("hand",)``), it is a situation no game reaches. Elsewhere ``first_lead`` is read
+    as false and nothing about it is refused."""
+    if not (first_lead and rules.first_play_has_lowest_card):
+        return []
+    found = [] if table is None else [problem(DOMAIN, ("table",), ProblemCode.FIRST_LEAD_WITH_TABLE)]
+    lowest = rules.ladder.lowest_card
+    if len(held) != HAND_SIZE or lowest not in held:
+        found.append(problem(DOMAIN, ("hand",), ProblemCode.FIRST_LEAD_HAND, card=lowest.text))
+    return found
+
+
 def validate_move(
     hand: Sequence[Card],
     table: Sequence[Card] | None,
@@ -105,9 +121,10 @@ def validate_move(
     rules make it matter and read as False elsewhere. ``table_seat``: who made the play on the table; when it
     is the player's own ``seat``, everyone else passed and the player leads again (as in ``list_plays``).
 
-    A hand outside 1-13 cards, a joker anywhere, the game's first lead onto a table, or a state the rules need
-    left out cannot be judged (InvalidInputError at ``("hand",)``, the joker's path, ``("table",)``, or the
-    state's name); every rule problem of well-formed input is its own Violation.
+    A hand outside 1-13 cards, a joker anywhere, a first lead no game reaches where the table reads it
+    (``first_lead_problems``), or a state the rules need left out cannot be judged (InvalidInputError at
+    ``("hand",)``, the joker's path, ``("table",)``, or the state's name); every rule problem of well-formed
+    input is its own Violation.
     """
     held = tuple(hand)
     shown = () if table is None else tuple(table)
@@ -120,8 +137,7 @@ def validate_move(
         )
     if not 1 <= len(held) <= HAND_SIZE:
         problems.insert(0, problem(DOMAIN, ("hand",), ProblemCode.WRONG_CARD_COUNT, case="hand", count=len(held)))
-    if first_lead and table is not None:
-        problems.append(problem(DOMAIN, ("table",), ProblemCode.FIRST_LEAD_WITH_TABLE))
+    problems += first_lead_problems(rules, first_lead, held, table)
     problems += state_problems(rules, first_lead, passed)
     if table_seat is not None and seat is None:
         problems.append(problem(DOMAIN, ("seat",), ProblemCode.SEAT_NEEDED))

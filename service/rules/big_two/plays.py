@@ -4,9 +4,9 @@ The judgement is ``moves.validate_move``'s, enumerated by shape (``moves.legal_p
 all 2^13 subsets of the hand; ``tests/big_two/test_plays_legal.py`` proves both equal on every subset of
 many random hands. What this module adds is the turn's situation and the canonical answer:
 
-* The situation: the game's first lead (the holder of the table's lowest card, 13 cards, no table: under
-  the house rules 「第一手可以出任何合法牌型，不必包含梅花 3」, so the same plays as any lead; where the table
-  says so, only plays holding that card), a lead (no table), or a follow (the last play and, optionally,
+* The situation: the game's first lead (where the table's first play must hold its lowest card, by that
+  card's holder with 13 cards and no table, and only plays holding it; under the house rules 「第一手可以出任何
+  合法牌型，不必包含梅花 3」, so nothing but a lead), a lead (no table), or a follow (the last play and, optionally,
   who made it: when the player made it itself, everyone else passed and the player leads again,
   「由最後出牌的那個人重新自由起牌」); where a pass locks, a player who passed has no play left in the trick.
 * The order: groups in the ladder's order (single ... green dragon), plays within a group by strength, then
@@ -14,8 +14,9 @@ many random hands. What this module adds is the turn's situation and the canonic
   A play is a set of cards, listed once.
 
 Impossible input is refused whole (``InvalidInputError``, HTTP 422): a hand outside 1-13 cards, a joker, a
-card twice in the hand or both in the hand and on the table, a table that is no play, a first lead without
-the 13 cards holding the 3 of clubs or with a table, a table's seat without the player's seat.
+card twice in the hand or both in the hand and on the table, a table that is no play, a first lead no game
+reaches where the table reads it (``moves.first_lead_problems``, as ``moves/validate``), a table's seat
+without the player's seat.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from service.rules.big_two.common import (
     Combination,
     ProblemCode,
 )
-from service.rules.big_two.moves import Turn, legal_play_values, state_problems
+from service.rules.big_two.moves import Turn, first_lead_problems, legal_play_values, state_problems
 from service.rules.big_two.rules import TAIWAN, BigTwoRules
 from service.rules.cards import Card, find_duplicates
 from service.rules.errors import InputProblem, InvalidInputError, problem
@@ -43,7 +44,6 @@ class PlaysProblem(StrEnum):
     """Codes of the impossible situations ``list_plays`` refuses (besides ``common.ProblemCode``'s)."""
 
     TABLE_NOT_A_PLAY = "table_not_a_play"
-    FIRST_LEAD_HAND = "first_lead_hand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,13 +137,7 @@ def _check(
             problems.append(problem(DOMAIN, where, ProblemCode.INVALID_SEAT, value=repr(value)))
     if table_seat is not None and seat is None:
         problems.append(problem(DOMAIN, ("seat",), ProblemCode.SEAT_NEEDED))
-    if first_lead:
-        if table is not None:
-            problems.append(problem(DOMAIN, ("table",), ProblemCode.FIRST_LEAD_WITH_TABLE))
-        if len(held) != HAND_SIZE or rules.ladder.lowest_card not in held:
-            problems.append(
-                problem(DOMAIN, ("hand",), PlaysProblem.FIRST_LEAD_HAND, card=rules.ladder.lowest_card.text)
-            )
+    problems += first_lead_problems(rules, first_lead, held, table)
     if problems:
         raise InvalidInputError(problems)
     if table is not None:

@@ -247,7 +247,9 @@ _FEWEST_FOR_A_MONSTER = 5
 def monsters_left(
     cards: Sequence[Card], rules: BigTwoRules = TAIWAN
 ) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
-    """Which of the table's monsters (and dragons) the cards can still form, and the cards that form them.
+    """Which monsters the cards can still form, and the cards that form them: 「剩餘手牌中還組得出鐵支、同花順、
+    一條龍或一條青龍」, the shapes by what the cards are, each where the table lets it be played (four of a
+    kind, a straight flush of its straights, a dragon), whatever beats what there (``rules.monsters``).
 
     「若剩餘手牌恰好只有四張同點數、沒有第五張可帶，依鐵支的定義不成牌型」: four of a kind counts only
     when there is a fifth card to go with it.
@@ -271,12 +273,12 @@ def _monsters_of_bits(
     """``monsters_left`` of five or more cards, each once, no joker, whose bits are ``mask``."""
     kinds: list[Combination] = []
     involved = 0
-    monsters = rules.ladder.monsters
+    allowed = rules.ladder.allowed
     quads = mask & mask >> 1 & mask >> 2 & mask >> 3 & _RANK_LOW_BITS  # a rank's lowest bit, when all four are set
-    if quads and Combination.FOUR_OF_A_KIND in monsters:
+    if quads and Combination.FOUR_OF_A_KIND in allowed:
         kinds.append(Combination.FOUR_OF_A_KIND)
         involved = quads * 0b1111
-    if Combination.STRAIGHT_FLUSH in monsters:
+    if Combination.STRAIGHT_FLUSH in allowed:
         masks = _STRAIGHT_FLUSH_MASKS if rules.straights == STRAIGHTS else _straight_flush_masks(rules.straights)
         for lane in _SUIT_LANES:
             if (mask & lane).bit_count() >= 5:
@@ -319,18 +321,18 @@ _STRAIGHT_FLUSH_MASKS = _straight_flush_masks(STRAIGHTS)  # the house rules' ten
 def _monsters_card_by_card(
     held: tuple[Card, ...], rules: BigTwoRules = TAIWAN
 ) -> tuple[tuple[Combination, ...], tuple[Card, ...]]:
-    monsters = rules.ladder.monsters
+    allowed = rules.ladder.allowed
     kinds: list[Combination] = []
     involved: set[Card] = set()
     ranks = [c.rank for c in held]
     distinct = len(set(ranks))
     if len(held) >= 5 and len(held) - distinct >= 3:  # else no rank is there four times
         fours = [c for c, rank in zip(held, ranks) if ranks.count(rank) == 4]
-        if fours and Combination.FOUR_OF_A_KIND in monsters:
+        if fours and Combination.FOUR_OF_A_KIND in allowed:
             kinds.append(Combination.FOUR_OF_A_KIND)
             involved.update(fours)
     suits = [c.suit for c in held]
-    for suit in _SUITS if Combination.STRAIGHT_FLUSH in monsters else ():
+    for suit in _SUITS if Combination.STRAIGHT_FLUSH in allowed else ():
         if suits.count(suit) < 5:  # too few for a straight flush
             continue
         suited = 0  # the suit's ranks as bits (1 << rank): a straight flush is a subset
@@ -357,7 +359,9 @@ def _straight_bits(straights: Sequence[tuple[int, ...]]) -> list[tuple[int, froz
 
 def winner_multiplier_factors(finish: HandValue, grand_slam: bool, rules: BigTwoRules = TAIWAN) -> tuple[Factor, ...]:
     """The winner multiplier's factors, from the last play and whether the game was a grand slam; a factor
-    whose multiplier the table sets to 1 is not listed."""
+    whose multiplier the table sets to 1 is not listed. 「怪物收尾：贏家最後一手牌是鐵支、同花順或一條龍」 counts
+    the last play's shape, whatever beats what at the table; a green dragon is a dragon, its own factor
+    replacing that one where the table sets it."""
     slam, three, twos_finish = _winner_factors(rules)
     factors = [slam] if grand_slam and rules.grand_slam != 1 else []
     cards = finish.cards
@@ -372,9 +376,15 @@ def winner_multiplier_factors(finish: HandValue, grand_slam: bool, rules: BigTwo
     kind = _COMBINATION_OF[finish.category]
     if kind is Combination.GREEN_DRAGON and rules.green_dragon_finish != 1:  # 「以 ×20 取代怪物收尾的 ×2」
         factors.append(_factor(FactorCode.GREEN_DRAGON_FINISH, rules.green_dragon_finish, cards))
-    elif (kind in rules.ladder.monsters or kind is Combination.DRAGON) and rules.monster_finish != 1:
+    elif kind in _MONSTER_SHAPES and rules.monster_finish != 1:
         factors.append(_factor(FactorCode.MONSTER_FINISH, rules.monster_finish, cards, kind=kind.value))
     return tuple(factors)
+
+
+_MONSTER_SHAPES = frozenset(
+    (Combination.FOUR_OF_A_KIND, Combination.STRAIGHT_FLUSH, Combination.DRAGON, Combination.GREEN_DRAGON)
+)
+"""The last plays that finish with a monster (「鐵支、同花順或一條龍」; a green dragon is one of the dragons)."""
 
 
 def _winner_factors(rules: BigTwoRules) -> WinnerFactors:
