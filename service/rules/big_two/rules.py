@@ -112,7 +112,7 @@ def _multiplier(place: tuple[str, str]) -> Any:
 _LOSER, _WINNER = "loser_multipliers", "winner_multipliers"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)  # keywords only: a new parameter may take a default anywhere
 class BigTwoRules(DeclaredRules):
     """One table's rules: what may be played and how plays compare, the turn's rules and the scoring.
 

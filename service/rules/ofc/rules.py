@@ -161,7 +161,7 @@ def _write_stays(stays: tuple[StayRule, ...]) -> list[dict[str, str]]:
     return [{"row": rule.row, "at_least": rule.at_least, "reason": rule.reason} for rule in stays]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)  # keywords only: a new parameter may take a default anywhere
 class OfcRules(DeclaredRules):
     """One OFC rule set. Build variants with ``dataclasses.replace`` or ``with_royalties``: every derived
     table is rebuilt by ``__post_init__``.

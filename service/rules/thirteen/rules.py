@@ -38,7 +38,7 @@ def _write_bonus(bonus: Mapping[tuple[Dun, Category], int]) -> list[dict[str, An
     return [{"dun": d.value, "category": c.value, "points": p} for (d, c), p in bonus.items()]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)  # keywords only: a new parameter may take a default anywhere
 class ThirteenRules(DeclaredRules):
     """A rule set as one frozen data object, passed explicitly to every operation as the OFC games pass
     ``OfcRules``: a variant is another instance. The deck belongs to the game (``GET /v1/games`` lists it
