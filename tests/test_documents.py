@@ -199,9 +199,6 @@ CLASS_NAMES = sorted(set(re.findall(r"`([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+)`",
 # A name written as the code's, with the file that defines it: "`BigTwoRules` (`big_two/rules.py` ...".
 NAMED_IN_A_FILE = re.findall(r"`([A-Z]\w+)` \(`([\w/]+\.py)`", CONTRIBUTING)
 STANDARD_LIBRARY = {"StrEnum"}
-# The Joker Thirteen recipe names the contract's component where the code's class is ThirteenRules: it is
-# being rewritten. The mark is strict, so the check fails here once the recipe names the code's class.
-RECIPE_BEING_REWRITTEN = {"JokerThirteenRules"}
 
 
 def test_contributing_names_classes():
@@ -213,16 +210,6 @@ def test_every_class_contributing_names_exists_in_the_code_or_the_contract(name)
     assert name in names_defined() or name in SPEC["components"]["schemas"] or name in STANDARD_LIBRARY, name
 
 
-@pytest.mark.parametrize(
-    ("name", "file"),
-    [
-        pytest.param(
-            name, file, marks=pytest.mark.xfail(strict=True, reason="the recipe names the contract's component")
-        )
-        if name in RECIPE_BEING_REWRITTEN
-        else (name, file)
-        for name, file in NAMED_IN_A_FILE
-    ],
-)
+@pytest.mark.parametrize(("name", "file"), NAMED_IN_A_FILE)
 def test_a_class_contributing_places_in_a_file_is_defined_there(name, file):
     assert any(path.endswith("/" + file) for path in names_defined().get(name, ())), (name, file)
