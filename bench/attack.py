@@ -628,7 +628,7 @@ def gateway_attacks(endpoint: Endpoint, seconds: float, wanted: list[str] | None
 
 # --- unknown keys ------------------------------------------------------------------------------------
 
-HIGH_WATER_MIB = 15  # README, "Limits": a worker's RSS rises once by at most this over four requests at a time
+HIGH_WATER_MIB = 25  # README, "Memory": a worker's RSS rises once by at most this over four requests at a time
 CLASSIFY = "/v1/big-two/plays/classify"
 
 
