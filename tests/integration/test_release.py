@@ -138,7 +138,10 @@ def test_the_readme_builds_behind_a_proxy_as_container_check_does():
 
 
 def test_make_image_passes_build_args_and_the_settings_to_the_script():
-    result = run(["make", "--dry-run", "image", "BUILD_ARGS=--pull=never --build-arg PIP_CERT=/ca.crt"], cwd=ROOT)
+    result = run(
+        ["make", "--no-print-directory", "--dry-run", "image", "BUILD_ARGS=--pull=never --build-arg PIP_CERT=/ca.crt"],
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["bash scripts/build-image --pull=never --build-arg PIP_CERT=/ca.crt"]
     named = run(["bash", str(ROOT / "scripts" / "build-image"), "--dry-run"], cwd=ROOT,
@@ -152,7 +155,7 @@ def test_make_image_passes_build_args_and_the_settings_to_the_script():
 
 def test_make_clients_installs_only_what_building_the_clients_needs():
     """The clients extra (not the test extra, not the project) and the npm tools (no chromium, no nginx)."""
-    result = run(["make", "--dry-run", "--always-make", "clients"], cwd=ROOT)
+    result = run(["make", "--no-print-directory", "--dry-run", "--always-make", "clients"], cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert "[test]" not in result.stdout and "--editable" not in result.stdout
     assert "scripts/build-clients --requirements | .venv/bin/python -m pip install" in result.stdout
