@@ -1,15 +1,8 @@
-"""What every game's HTTP module shares, so that each has one shape.
-
-A game's module (``service.api.<api_module>`` of the registry, ``service/rules/games.py``) defines two
-functions and nothing else the registry reads:
-
-* ``request_schemas(game)``: every request schema of the game, built by a ``Schemas`` (each named as its
-  component in the contract), nested ones before those holding them;
-* ``make_blueprint(game, schemas)``: its routes under the game's base path (``Operations``), each choosing the
-  request's rules with the game's ``RuleChoice``.
-
-``schemas_for`` and ``blueprint_for`` build them once per game: ``create_app`` registers the blueprints, the
-contract tests compare the schemas with ``openapi.yaml``.
+"""What every game's HTTP module shares, so that each has one shape: the registry's module of a game
+(``service.api.<api_module>``) defines ``request_schemas(game)``, every request schema built by a ``Schemas``
+(each named as its component in the contract, nested ones first), and ``make_blueprint(game, schemas)``, its
+routes (``Operations``), each choosing the request's rules with the game's ``RuleChoice``. ``schemas_for`` and
+``blueprint_for`` build them once per game, for ``create_app`` and the contract tests.
 """
 
 from __future__ import annotations

@@ -3,14 +3,10 @@
 A rules object (``OfcRules``, ``BigTwoRules``, ``ThirteenRules``) declares each parameter on its dataclass
 field (``flag``, ``count``, ``choice``, ``choices``, ``listed``): where a description writes it (its place: a
 name, or a group and a name), the JSON it is written as (a ``Value``) and how it is read from and written to
-that JSON. Everything that lists, reads or refuses a parameter derives from that one declaration:
-
-* ``describe`` (``DeclaredRules.describe``): every parameter as JSON, what ``GET /v1/games`` lists and what
-  the rules' digest hashes;
-* ``read_changes``: the parameters a request's ``rules`` writes, read back (``with_description``), each
-  refusal naming the parameter's place;
-* the ``rules`` request schema, compiled from the ``Value`` of every parameter a request may set
-  (``service/api/schema.py``, ``table_rules_schemas``), and held to the contract by a drift test.
+that JSON. What lists, reads or refuses a parameter derives from that one declaration: ``describe`` (what
+``GET /v1/games`` lists and the digest hashes), ``read_changes`` (a request's ``rules``, each refusal naming
+the parameter's place) and the ``rules`` request schema (``table_rules_schema`` in ``service/api/games.py``),
+which a drift test holds to the contract.
 """
 
 from __future__ import annotations
@@ -40,10 +36,6 @@ class Value:
     max_items: int | None = None
     properties: tuple[tuple[str, Value], ...] = ()  # an object's members, every one required
     name: str = ""  # an object's component name in the contract, after the game's prefix
-
-
-def boolean() -> Value:
-    return Value("boolean")
 
 
 def integer(least: int | None = None, most: int | None = None, *, null: bool = False) -> Value:
@@ -92,7 +84,7 @@ def declare(place: Place, value: Value, *, read: Convert | None = _same, write: 
 
 def flag(place: Place, **options: Any) -> Any:
     """A yes-or-no parameter."""
-    return declare(place, boolean(), **options)
+    return declare(place, Value("boolean"), **options)
 
 
 def count(place: Place, least: int, most: int, **options: Any) -> Any:

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from service.rules import poker
-from service.rules.parameters import DeclaredRules, Value, array, boolean, digest_of, integer, listed, one_of, record
+from service.rules.parameters import DeclaredRules, Value, array, digest_of, integer, listed, one_of, record
 from service.rules.poker import Category
 
 
@@ -191,7 +191,9 @@ class OfcRules(DeclaredRules):
     scoop_bonus: int = listed(("scoring", "scoop_bonus"), integer(), default=3)  # more for winning all three rows
     # Facts of every OFC rule set, listed so that a client reads the whole scoring in one place:
     fouled_royalties: int = listed(("scoring", "fouled_royalties"), integer(), init=False, default=0)
-    fouler_loses_every_row: bool = listed(("scoring", "fouler_loses_every_row"), boolean(), init=False, default=True)
+    fouler_loses_every_row: bool = listed(
+        ("scoring", "fouler_loses_every_row"), Value("boolean"), init=False, default=True
+    )
     two_foulers: int = listed(
         ("scoring", "two_foulers"), integer(), init=False, default=0
     )  # what two foulers pay each other
