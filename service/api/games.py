@@ -207,7 +207,7 @@ def _field(schemas: Schemas, value: Value, **options: Any) -> fields.Field[Any]:
     if value.type == "array":
         assert value.items is not None, "an array declares its items"
         return fields.List(_field(schemas, value.items), validate=_length(value), **options)
-    members = {name: _field(schemas, member, required=True) for name, member in value.properties}
+    members = {name: _field(schemas, member, required=not value.optional) for name, member in value.properties}
     return fields.Nested(schemas.add(value.name, **members), **options)
 
 

@@ -114,7 +114,10 @@ GAMES: tuple[Game, ...] = (
     Game(
         "thirteen", "Thirteen (Chinese poker)", "十三支", "thirteen", "thirteen", _DECK52,
         (RuleSet(thirteen.ORDINARY.id, "Ordinary Thirteen (house rules without the extra suit and the jokers)", "十三支",
-                 "rules digest: Other Thirteen rule sets", (thirteen.PLAYERS, thirteen.PLAYERS), thirteen.ORDINARY),),
+                 "rules digest: Other Thirteen rule sets", (thirteen.PLAYERS, thirteen.PLAYERS), thirteen.ORDINARY),
+         RuleSet(thirteen.SHISANSHUI.id, "Shisanshui: Thirteen as the mainland and Taiwanese platforms score it", "十三水",
+                 "rules digest: Thirteen as other tables score it", (thirteen.PLAYERS, thirteen.PLAYERS),
+                 thirteen.SHISANSHUI)),
         text_domain="joker-thirteen",
     ),
 )  # fmt: skip  # one game per block: its names, modules and rule sets read as a table

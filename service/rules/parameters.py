@@ -34,8 +34,9 @@ class Value:
     items: Value | None = None  # an array's items
     min_items: int = 0
     max_items: int | None = None
-    properties: tuple[tuple[str, Value], ...] = ()  # an object's members, every one required
+    properties: tuple[tuple[str, Value], ...] = ()  # an object's members
     name: str = ""  # an object's component name in the contract, after the game's prefix
+    optional: bool = False  # an object's members may be left out (else every one is required)
 
 
 def integer(least: int | None = None, most: int | None = None, *, null: bool = False) -> Value:

@@ -6,8 +6,9 @@ One module per part:
 * ``duns``: the decks (``ThirteenDeck``: Joker Thirteen's 68 cards, ordinary 十三支's 52), the three duns,
   the hand categories and a dun's hand value, jokers included (the ladder, and the tables that read a dun
   from the sum of its cards' codes);
-* ``rules``: each rule set as data (``ThirteenRules``: the house rules ``GSCAS``, ordinary ``ORDINARY``),
-  its deck and its scoring;
+* ``rules``: each rule set as data (``ThirteenRules``: the house rules ``GSCAS``, ordinary ``ORDINARY``,
+  十三水 ``SHISANSHUI``), its deck and its scoring, every parameter declared once;
+* ``specials``: the special hands (報到) 13 cards of one 52-card deck make;
 * ``arrangements``: whether a player's three duns are a legal arrangement (相公 is not);
 * ``scoring``: the round score of four players: 打槍 + 全壘打 + 額外加分, in 道;
 * ``suggest``: arrange for me (自動理牌), the best arrangement by a documented objective, reading the
@@ -58,8 +59,23 @@ from service.rules.thirteen.duns import (
     evaluate_dun,
     plan_every_shape,
 )
-from service.rules.thirteen.rules import BONUS, BONUS_MAX, GSCAS, HAND_SIZE, ORDINARY, PLAYERS, ThirteenRules, bonus
-from service.rules.thirteen.scoring import Matchup, PlayerScore, ProblemCode, RoundScore, score_round
+from service.rules.thirteen.rules import (
+    BONUS,
+    BONUS_MAX,
+    GSCAS,
+    HAND_SIZE,
+    ORDINARY,
+    PLAYERS,
+    SHISANSHUI,
+    Declare,
+    Foul,
+    ProblemCode,
+    SpecialVsSpecial,
+    Sweep,
+    ThirteenRules,
+    bonus,
+)
+from service.rules.thirteen.scoring import Matchup, PlayerScore, RoundScore, score_round
 from service.rules.thirteen.specials import SPECIAL_LABELS, SPECIALS, Special, scored_special, specials_of
 
 CODES = (ArrangementViolation, ProblemCode)
@@ -85,6 +101,7 @@ __all__ = [
     "PLAYERS",
     "RUNG",
     "SET_CARDS",
+    "SHISANSHUI",
     "SHAPES",
     "SPECIALS",
     "SPECIAL_LABELS",
@@ -94,6 +111,8 @@ __all__ = [
     "ArrangementResult",
     "ArrangementViolation",
     "Category",
+    "Declare",
+    "Foul",
     "Dun",
     "Group",
     "Located",
@@ -104,6 +123,8 @@ __all__ = [
     "ProblemCode",
     "RoundScore",
     "Special",
+    "SpecialVsSpecial",
+    "Sweep",
     "ThirteenDeck",
     "ThirteenRules",
     "bonus",

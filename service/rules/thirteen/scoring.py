@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from itertools import combinations
 from typing import NamedTuple
 
@@ -24,14 +23,7 @@ from service.rules.thirteen.arrangements import (
     _lawful_arrangement,
 )
 from service.rules.thirteen.duns import _RUNG_SHIFT, DOMAIN, DUNS, HEAD, MIDDLE, TAIL, Dun, ThirteenDeck, _order
-from service.rules.thirteen.rules import GSCAS, PLAYERS, ThirteenRules
-
-
-class ProblemCode(StrEnum):
-    """Codes of the impossible input only ``score_round`` refuses, besides ``ArrangementViolation``'s
-    and the card notation's (``cards.NotationProblem``)."""
-
-    WRONG_PLAYER_COUNT = "wrong_player_count"
+from service.rules.thirteen.rules import GSCAS, PLAYERS, ProblemCode, ThirteenRules
 
 
 # --- the round score ----------------------------------------------------------------------------------
