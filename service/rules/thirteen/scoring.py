@@ -25,7 +25,6 @@ from service.rules.thirteen.arrangements import (
 from service.rules.thirteen.duns import _RUNG_SHIFT, DOMAIN, DUNS, HEAD, MIDDLE, TAIL, Dun, ThirteenDeck, _order
 from service.rules.thirteen.rules import GSCAS, PLAYERS, ProblemCode, ThirteenRules
 
-
 # --- the round score ----------------------------------------------------------------------------------
 
 
