@@ -327,10 +327,15 @@ def play_list(result: big_two_plays.PlayList) -> dict[str, Any]:
     }
 
 
+def _table_rules(rules: BigTwoRules, own: dict[str, Any]) -> BigTwoRules:
+    """The rule set with a request's ``rules`` (its table's parameters)."""
+    return rules.with_description(own["rules"])
+
+
 def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
     """The six operations of Big Two, each at the table's rules a request names."""
     bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
-    choice = RuleChoice(game, "rules", BigTwoRules.with_description)
+    choice = RuleChoice(game, ("rules",), _table_rules)
     operation = Operations(bp, choice)
 
     @operation("/plays/classify", schemas["ClassifyRequest"], PLAY_CODES)

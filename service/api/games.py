@@ -74,16 +74,16 @@ def rule_set_field(game: Game) -> fields.String:
 @dataclass(frozen=True)
 class RuleChoice:
     """How a game's requests choose their rules: ``rule_set`` names one of the game's (absent: its default),
-    and the game's own field (``own``: Big Two's ``rules``, OFC's ``royalties``, Thirteen's ``bonuses``)
-    changes some of its parameters (``apply(rules, value)``). A table's own rules are built once per
-    distinct value and kept for the ``TABLES_KEPT`` most recently sent; a value that no table can play is
-    refused each time it is sent (never kept).
+    and the game's own fields (``own``: Big Two's ``rules``, OFC's ``royalties``, Thirteen's ``rules`` and
+    ``bonuses``) change some of its parameters (``apply(rules, {field: value})``, the fields sent). A table's
+    own rules are built once per distinct value and kept for the ``TABLES_KEPT`` most recently sent; a value
+    that no table can play is refused each time it is sent (never kept).
 
-    An answer to a request naming either says which rules it applied (``rule_set`` and ``rules_digest``); an
-    answer to one naming neither is the default's, unchanged."""
+    An answer to a request naming any says which rules it applied (``rule_set`` and ``rules_digest``); an
+    answer to one naming none is the default's, unchanged."""
 
     game: Game
-    own: str
+    own: tuple[str, ...]
     apply: Callable[[Any, Any], Any]
     by_id: Mapping[str | None, Any] = field(init=False)
     _kept: Callable[[str | None, str], Any] = field(init=False)
@@ -99,14 +99,14 @@ class RuleChoice:
     def rules(self, body: dict[str, Any]) -> Any:
         """The rules a loaded request asks for."""
         rule_set = body.get("rule_set")
-        own = body.get(self.own)
+        own = {name: body[name] for name in self.own if body.get(name)}
         if not own:
             return self.by_id[rule_set]
         return self._kept(rule_set, json.dumps(own, sort_keys=True, separators=(",", ":")))
 
     def named(self, body: dict[str, Any]) -> bool:
         """Whether a loaded request named a rule set or rules of its own."""
-        return "rule_set" in body or self.own in body
+        return "rule_set" in body or any(name in body for name in self.own)
 
     def echo(self, body: dict[str, Any], rules: Any, shaped: dict[str, Any]) -> dict[str, Any]:
         """The answer ``shaped``, naming ``rules`` when the request named them."""
@@ -203,7 +203,7 @@ def _field(schemas: Schemas, value: Value, **options: Any) -> fields.Field[Any]:
     if value.type == "integer":
         return StrictInteger(validate=validate.Range(value.minimum, value.maximum), **options)
     if value.type == "string":
-        return fields.String(validate=validate.OneOf(value.enum), **options)
+        return fields.String(validate=validate.OneOf(value.enum), allow_none=value.null, **options)
     if value.type == "array":
         assert value.items is not None, "an array declares its items"
         return fields.List(_field(schemas, value.items), validate=_length(value), **options)

@@ -351,11 +351,16 @@ SOLVE_CODES = rule_codes(
 )
 
 
+def _table_rules(rules: OfcRules, own: dict[str, Any]) -> OfcRules:
+    """The rule set with a request's ``royalties`` (its table's royalty tables)."""
+    return rules.with_royalties(own["royalties"])
+
+
 def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
     """The operations of ``game`` under its base path, each applying the rules a request names:
     fantasyland/solve where the game has Fantasyland."""
     bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
-    operation = Operations(bp, RuleChoice(game, "royalties", OfcRules.with_royalties))
+    operation = Operations(bp, RuleChoice(game, ("royalties",), _table_rules))
     players_by_rule_set = ("/players",) if len({r.rules.players for r in game.rule_sets}) > 1 else ()
     by_players = {"errors": ERRORS, "lengths_by_rule_set": players_by_rule_set}
     score_codes = rule_codes(ofc.DOMAIN, rules_only=["duplicate_card"], **by_players)

@@ -25,8 +25,9 @@ from service.api.common import (
     rule_codes,
     violation,
 )
-from service.api.games import Operations, RuleChoice, Schemas, rule_set_field
+from service.api.games import Operations, RuleChoice, Schemas, rule_set_field, table_rules_schema
 from service.api.schema import length
+from service.rules import errors as j13_errors
 from service.rules import thirteen as j13
 from service.rules.cards import NotationProblem, card_texts
 from service.rules.games import Game
@@ -36,15 +37,20 @@ from service.rules.thirteen import (
     DUNS,
     HEAD,
     MIDDLE,
+    SPECIAL_LABELS,
+    SPECIALS,
     TAIL,
     Arrangement,
     ArrangementViolation,
     Dun,
     ProblemCode,
+    Special,
     ThirteenDeck,
     ThirteenRules,
+    specials_of,
     suggest,
 )
+from service.rules.thirteen.scoring import Parts
 
 DUN_NAMES = [d.value for d in DUNS]
 
@@ -55,31 +61,31 @@ def dun_field() -> fields.String:
     return fields.String(required=True, validate=validate.OneOf(DUN_NAMES))
 
 
-def _bonus_keys(game: Game, dun: Dun) -> list[str]:
-    """The bonuses of ``dun`` a request may set: the categories the game's rule sets pay in it (one list)."""
-    keys = {tuple(c.value for d, c in r.rules.bonus if d is dun) for r in game.rule_sets}
-    assert len(keys) == 1, f"{game.id}: its rule sets pay {dun} bonuses for different categories"
-    return list(next(iter(keys)))
+def _bonus_keys(game: Game, *duns: Dun) -> list[str]:
+    """The bonuses of ``duns`` a request may set: every category the game's rule sets pay in any of them, in
+    the order they list them."""
+    keys = [c.value for r in game.rule_sets for d, c in r.rules.bonus if d in duns]
+    return list(dict.fromkeys(keys))
 
 
 def bonus_schemas(game: Game, schemas: Schemas) -> type[StrictSchema]:
-    """The game's house bonus tables: each dun's table replaced whole (every bonus its rule sets pay in that
-    dun, integers 0-100), as OFC's royalties; a dun left out keeps the rule set's."""
+    """The game's bonus tables: each dun's table replaced whole (a category it leaves out pays nothing), each
+    bonus an integer 0-100, as OFC's royalties; a dun left out keeps the rule set's. The categories are those
+    any of the game's rule sets pays in the dun (the middle and the tail share one table's shape)."""
 
-    def table(name: str, dun: Dun) -> type[StrictSchema]:
+    def table(name: str, *duns: Dun) -> type[StrictSchema]:
         points = validate.Range(0, j13.BONUS_MAX)
-        return schemas.add(
-            name, **{key: StrictInteger(required=True, validate=points) for key in _bonus_keys(game, dun)}
-        )
+        return schemas.add(name, **{key: StrictInteger(validate=points) for key in _bonus_keys(game, *duns)})
 
-    assert _bonus_keys(game, MIDDLE) == _bonus_keys(game, TAIL), "the middle and the tail share one table's shape"
-    head, five = table("HeadBonuses", HEAD), table("FiveCardBonuses", MIDDLE)
+    head, five = table("HeadBonuses", HEAD), table("FiveCardBonuses", MIDDLE, TAIL)
     return schemas.add("Bonuses", head=fields.Nested(head), middle=fields.Nested(five), tail=fields.Nested(five))
 
 
 def request_schemas(game: Game) -> Schemas:
-    """Every request schema of ``game``, its deck bounding the card lists, each with its rules: ``rule_set``
-    and, where the rules score or value a dun, ``bonuses``."""
+    """Every request schema of ``game``, its deck bounding the card lists, each with its rules: ``rule_set``,
+    ``rules`` (the table's scoring, compiled from ``ThirteenRules``' declarations) and, where the rules score
+    or value a dun, ``bonuses``. Where the deck can make special hands (one 52-card deck), a scored player may
+    declare one, and a hand's specials may be asked for."""
     schemas = Schemas(game)
     deck: ThirteenDeck = game.default.rules.deck
     jokers = game.deck.jokers > 0
@@ -88,9 +94,11 @@ def request_schemas(game: Game) -> Schemas:
         return CardList(CardField(jokers=jokers), validate=length(low, high), **kwargs)
 
     bonuses = bonus_schemas(game, schemas)
+    table = table_rules_schema(schemas, ThirteenRules)
 
-    def rules() -> dict[str, Any]:
-        return {"rule_set": rule_set_field(game), "bonuses": fields.Nested(bonuses)}
+    def rules(*, scored: bool = True) -> dict[str, Any]:
+        named = {"rule_set": rule_set_field(game), "rules": fields.Nested(table)}
+        return named | {"bonuses": fields.Nested(bonuses)} if scored else named
 
     sizes = suggest.hand_sizes(deck)
     head, middle, tail = Dun.HEAD.size, Dun.MIDDLE.size, Dun.TAIL.size
@@ -105,8 +113,9 @@ def request_schemas(game: Game) -> Schemas:
         head=cards(0, deck.hand_size, required=True),
         middle=cards(0, deck.hand_size, required=True),
         tail=cards(0, deck.hand_size, required=True),
-        rule_set=rule_set_field(game),
+        **rules(scored=False),
     )
+    declare = {"declare": fields.String(validate=validate.OneOf(SPECIALS))} if deck.distinct else {}
     scored_player = schemas.add(
         "ScoredPlayer",
         Arrangement,
@@ -114,6 +123,7 @@ def request_schemas(game: Game) -> Schemas:
         middle=cards(middle, middle, required=True),
         tail=cards(tail, tail, required=True),
         hand=cards(deck.hand_size, deck.hand_size, load_default=None),
+        **declare,
     )
     players = fields.List(fields.Nested(scored_player), required=True, validate=validate.Length(equal=j13.PLAYERS))
     schemas.add("RoundScoreRequest", players=players, **rules())
@@ -123,6 +133,8 @@ def request_schemas(game: Game) -> Schemas:
     schemas.add(
         "SuggestRequest", cards=cards(min(sizes), max(sizes), required=True), alternatives=alternatives, **rules()
     )
+    if deck.distinct:
+        schemas.add("SpecialsRequest", cards=cards(j13.SET_CARDS, j13.SET_CARDS, required=True), **rules(scored=False))
     return schemas
 
 
@@ -158,6 +170,38 @@ def arrangement_result(result: j13.ArrangementResult) -> dict[str, Any]:
     }
 
 
+def special_hand(special: Special, rules: ThirteenRules, lang: str) -> dict[str, Any]:
+    """A special hand: its code, its name and what the table pays for it (null: nothing)."""
+    return {
+        "special": special.value,
+        "name": i18n.message(SPECIAL_LABELS[special], lang),
+        "points": rules.specials.get(special),
+    }
+
+
+def paid_specials(cards: list[Any], rules: ThirteenRules) -> list[dict[str, Any]] | None:
+    """The specials 13 placed cards make that the table pays, highest first; None unless they are 13
+    distinct cards of the 52 (a special is a property of exactly those)."""
+    try:
+        made = specials_of(cards)
+    except j13_errors.InvalidInputError:
+        return None
+    lang = i18n.language()
+    return [special_hand(s, rules, lang) for s in made if s in rules.specials]
+
+
+def specials_answer(cards: list[Any], rules: ThirteenRules) -> dict[str, Any]:
+    """Every special the 13 cards make, highest first, each with what the table pays, and the one the table
+    scores them by (its highest paid one: what ``automatic`` scores, the best a player may declare)."""
+    made = specials_of(cards)
+    lang = i18n.language()
+    scored = j13.scored_special(made, rules.specials)
+    return {
+        "specials": [special_hand(s, rules, lang) for s in made],
+        "scored_by": None if scored is None else special_hand(scored, rules, lang),
+    }
+
+
 _LABELS: dict[str, dict[Message, str]] = {}
 """Per language, each label's text, filled as asked (the games' 14 labels)."""
 
@@ -189,10 +233,11 @@ def _hand_answer(hand: HandValue, labels: dict[Message, str], lang: str) -> dict
     }
 
 
-def round_score(score: j13.RoundScore) -> dict[str, Any]:
+def round_score(score: j13.RoundScore, rules: ThirteenRules, detailed: bool) -> dict[str, Any]:
     """Every player's score and every pair's matchup, each unpacked in one loop (no call per player or
     pair, each NamedTuple read by position; a matchup's ``duns`` is answered as the rules built it: head,
-    middle, tail)."""
+    middle, tail). ``detailed`` (a request naming its rules) adds why: each player's special, foul, sweeps,
+    home run and parts, and each pair's parts."""
     lang = i18n.language()
     labels = _LABELS.setdefault(lang, {})
     value = _hand_answer
@@ -202,16 +247,33 @@ def round_score(score: j13.RoundScore) -> dict[str, Any]:
             "duns": {"head": value(duns[HEAD], labels, lang), "middle": value(duns[MIDDLE], labels, lang),
                      "tail": value(duns[TAIL], labels, lang)},
         }
-        for seat, total, shots, home_run, bonus, duns in score.players
+        for seat, total, shots, home_run, bonus, duns, *_ in score.players
     ]  # fmt: skip  # a player's fields on one line, its three duns on two
-    matchups = [
+    matchups: list[dict[str, Any]] = [
         {
             "a": a, "b": b, "duns": duns, "shot": shot, "bonus_a": bonus_a, "bonus_b": bonus_b,
             "points_a": points_a,
         }
-        for a, b, duns, shot, bonus_a, bonus_b, points_a in score.matchups
+        for a, b, duns, shot, bonus_a, bonus_b, points_a, _ in score.matchups
     ]  # fmt: skip  # a matchup's seven fields on two lines, not one a line
+    if detailed:
+        for answer, player in zip(players, score.players, strict=True):
+            answer.update(
+                {
+                    "special": None if player.special is None else special_hand(player.special, rules, lang),
+                    "fouled": player.fouled,
+                    "swept": list(player.swept),
+                    "made_home_run": player.made_home_run,
+                    "parts": parts(player.parts),
+                }
+            )
+        for shaped, matchup in zip(matchups, score.matchups, strict=True):
+            shaped.update({"parts_a": parts(matchup.parts_a), "total_a": sum(matchup.parts_a)})
     return {"players": players, "matchups": matchups}
+
+
+def parts(found: Parts) -> dict[str, int]:
+    return found._asdict()
 
 
 def _probability(x: float) -> float:
@@ -247,15 +309,21 @@ DUN_CODES = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", 
 ARRANGEMENT_CODES = rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS)
 ROUND_ONLY = ["card_not_in_hand", "head_not_below_middle", "middle_above_tail"]
 COPIES_ONLY = ["too_many_copies", "card_used_twice"]  # a deck holding some cards more than once: named as copies
+SPECIALS_CODES = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"])
 SUGGEST_CODES = rule_codes(
     j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem), rules_only=["duplicate_card", "suggest_hand_size"]
 )
 
 
+def table_rules(rules: ThirteenRules, own: dict[str, Any]) -> ThirteenRules:
+    """The rule set with a request's ``rules`` (its table's scoring) and ``bonuses`` (its bonus tables)."""
+    return rules.with_description(own.get("rules", {})).with_bonuses(own.get("bonuses", {}))
+
+
 def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
     """The five operations of a Thirteen game, under its base path."""
     bp = Blueprint(game.blueprint, __name__, url_prefix=game.base_path)
-    choice = RuleChoice(game, "bonuses", ThirteenRules.with_bonuses)
+    choice = RuleChoice(game, ("rules", "bonuses"), table_rules)
     operation = Operations(bp, choice)
     copies = [] if game.default.rules.deck.distinct else COPIES_ONLY  # else each is a duplicate_card
     round_codes = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *copies, *ROUND_ONLY])
@@ -274,13 +342,21 @@ def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
 
     @operation("/arrangements/validate", schemas["ArrangementValidateRequest"], ARRANGEMENT_CODES)
     def arrangements_validate(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
-        return arrangement_result(
-            j13.validate_arrangement(body["head"], body["middle"], body["tail"], body["hand"], rules.deck)
-        )
+        head, middle, tail = body["head"], body["middle"], body["tail"]
+        answer = arrangement_result(j13.validate_arrangement(head, middle, tail, body["hand"], rules.deck))
+        if choice.named(body) and rules.deck.distinct:  # the specials it makes that the table pays
+            answer["specials"] = paid_specials([*head, *middle, *tail], rules)
+        return answer
 
     @operation("/rounds/score", schemas["RoundScoreRequest"], round_codes)
     def rounds_score(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
-        return round_score(j13.score_round(body["players"], rules))
+        return round_score(j13.score_round(body["players"], rules), rules, choice.named(body))
+
+    if "SpecialsRequest" in schemas:
+
+        @operation("/hands/specials", schemas["SpecialsRequest"], SPECIALS_CODES)
+        def hands_specials(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
+            return specials_answer(body["cards"], rules)
 
     @operation("/arrangements/suggest", schemas["SuggestRequest"], SUGGEST_CODES, heavy=True)
     def arrangements_suggest(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:

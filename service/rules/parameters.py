@@ -66,21 +66,38 @@ Convert = Callable[[Any], Any]
 """How a parameter is read from JSON, or written to it."""
 
 
+_ABSENT = object()
+
+
 @dataclass(frozen=True, slots=True)
 class Parameter:
-    """One parameter of a rule set: its place in a description, the JSON it is written as, and how it is
-    read (None: listed only, a value derived from others or a fact no table changes) and written."""
+    """One parameter of a rule set: its place in a description, the JSON it is written as, how it is read
+    (None: listed only, a value derived from others or a fact no table changes) and written, and the value
+    it ``implied`` before it was declared (every table's, then), if it was declared after its game was served."""
 
     place: tuple[str, ...]
     value: Value
     read: Convert | None
     write: Convert
+    implied: Any = _ABSENT
 
 
-def declare(place: Place, value: Value, *, read: Convert | None = _same, write: Convert = _same, **options: Any) -> Any:
-    """A dataclass field that is a parameter (``options``: the field's own, ``default`` or ``init``)."""
+def declare(
+    place: Place,
+    value: Value,
+    *,
+    read: Convert | None = _same,
+    write: Convert = _same,
+    implied: Any = _ABSENT,
+    **options: Any,
+) -> Any:
+    """A dataclass field that is a parameter (``options``: the field's own, ``default`` or ``init``).
+
+    ``implied``: for a parameter declared after its game was served, the value every table had until then.
+    A table keeping it hashes as it did (``canonical``), so a ``rules_digest`` a client pinned stays the
+    digest of the same rules."""
     at = (place,) if isinstance(place, str) else place
-    return field(metadata={"parameter": Parameter(at, value, read, write)}, **options)
+    return field(metadata={"parameter": Parameter(at, value, read, write, implied)}, **options)
 
 
 def flag(place: Place, **options: Any) -> Any:
@@ -145,28 +162,29 @@ class DeclaredRules:
     __slots__ = ()
     id: str
 
-    def describe(self) -> dict[str, Any]:
-        """Every parameter, as JSON: what ``GET /v1/games`` lists and what the digest hashes."""
+    def describe(self, *, hashed: bool = False) -> dict[str, Any]:
+        """Every parameter, as JSON: what ``GET /v1/games`` lists. ``hashed``: what the digest hashes, every
+        parameter but those a table keeps at the value they implied before they were declared."""
         described: dict[str, Any] = {"id": self.id}
         for name, parameter in declared(type(self)):
+            value = getattr(self, name)
+            if hashed and parameter.implied is not _ABSENT and value == parameter.implied:
+                continue
             *groups, key = parameter.place
             into = described
             for group in groups:
                 into = into.setdefault(group, {})
-            into[key] = parameter.write(getattr(self, name))
+            into[key] = parameter.write(value)
         return described
 
     def canonical(self) -> str:
-        """``describe()`` as canonical JSON (sorted keys, no spaces, ASCII): what the digest hashes."""
-        return json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        """What the digest hashes (``describe(hashed=True)``) as canonical JSON (sorted keys, no spaces, ASCII)."""
+        return json.dumps(self.describe(hashed=True), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
 def digest_of(canonical: str) -> str:
     """What answers name rules by (``rules_digest``): the start of the SHA-256 of their canonical JSON."""
     return hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_LENGTH]
-
-
-_ABSENT = object()
 
 
 def _written(described: Mapping[str, Any], place: tuple[str, ...]) -> Any:

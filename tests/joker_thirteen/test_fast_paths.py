@@ -7,6 +7,7 @@ score, or the same problems in the same order."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -161,7 +162,9 @@ def test_the_round_settles_as_the_rule_book_pair_by_pair(seed):
     repeated at another seat (every dun tied: mutual shots) or one dun shared (ties), under the house rules
     and a rule set with other points."""
     rng = random.Random(200 + seed)
-    doubled = j13.ThirteenRules(id="doubled", shot=2, home_run=18, bonus={k: 2 * v for k, v in j13.BONUS.items()})
+    doubled = replace(
+        j13.GSCAS, id="doubled", sweep_points=2, home_run_points=6, bonus={k: 2 * v for k, v in j13.BONUS.items()}
+    )
     pool = [j13_arrangements._evaluate_all(p, j13.JOKER_DECK) for _ in range(150) for p in deal(rng)]
     strong = [j13.Arrangement(*(rng.sample(GAME_DECK, n) for n in (3, 5, 5))) for _ in range(400)]
     pool += [j13_arrangements._evaluate_all(p, j13.JOKER_DECK) for p in strong]
@@ -174,9 +177,10 @@ def test_the_round_settles_as_the_rule_book_pair_by_pair(seed):
             seat, other, dun = rng.randrange(4), rng.randrange(4), rng.choice(j13.DUNS)
             values[seat] = {**values[seat], dun: values[other][dun]}
         rules = doubled if rng.randrange(4) == 0 else j13.GSCAS
-        score = j13_scoring._settled(values, rules)
+        orders = [tuple(j13_duns._order(duns[d].strength) for d in j13.DUNS) for duns in values]
+        score = j13_scoring._settled(values, orders, j13_scoring._NOBODY, j13_scoring._NOBODY, rules)
         matchups, players = settled_pair_by_pair(values, rules)
-        assert [tuple(m) for m in score.matchups] == matchups
+        assert [tuple(m)[:7] for m in score.matchups] == matchups
         assert [tuple(p)[:5] for p in score.players] == players
         assert all(p.duns is values[p.seat] for p in score.players)
         assert sum(p.total for p in score.players) == 0
@@ -263,7 +267,9 @@ def test_orders_compare_as_the_strengths_on_every_shape():
 
 
 def test_bonuses_by_rung_are_the_rule_sets_bonuses():
-    doubled = j13.ThirteenRules(id="doubled", shot=2, home_run=18, bonus={k: 2 * v for k, v in j13.BONUS.items()})
+    doubled = replace(
+        j13.GSCAS, id="doubled", sweep_points=2, home_run_points=6, bonus={k: 2 * v for k, v in j13.BONUS.items()}
+    )
     for rules in (j13.GSCAS, doubled):
         for d, table in zip(j13.DUNS, rules.bonus_by_rung, strict=True):
             for category, rung in j13.RUNG.items():

@@ -222,7 +222,8 @@ def test_card_not_in_the_players_hand_cannot_be_scored():
 
 def test_the_scoring_is_the_rule_sets_data_not_code():
     """ThirteenRules carries 打槍, 全壘打 and 額外加分 (the registry's rule set ``gscas`` is ``GSCAS``): a
-    variant is another instance, and the same round scores by its numbers."""
+    variant is another instance, and the same round scores by its numbers (``shot`` and ``home_run`` are
+    listed from the sweep's and the home run's points)."""
     from dataclasses import replace
 
     from service.rules.games import find_game
@@ -231,11 +232,14 @@ def test_the_scoring_is_the_rule_sets_data_not_code():
     assert find_game("joker-thirteen").default.rules is GSCAS
     players = worked_hands()
     house = score_round(players)
-    doubled = replace(GSCAS, id="doubled", shot=2, home_run=18, bonus={key: 2 * p for key, p in GSCAS.bonus.items()})
+    doubled = replace(
+        GSCAS, id="doubled", sweep_points=2, home_run_points=6, bonus={key: 2 * p for key, p in GSCAS.bonus.items()}
+    )
     other = score_round(players, doubled)
     assert [p.total for p in other.players] == [2 * p.total for p in house.players]
     assert (
         any(p.total for p in house.players)
         and sum(p.total for p in other.players) == 0
         and doubled.digest != GSCAS.digest
+        and (doubled.shot, doubled.home_run) == (2, 18)
     )

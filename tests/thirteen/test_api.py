@@ -140,9 +140,21 @@ def test_five_cards_of_one_suit_are_a_flush_not_a_pair_flush(client):
 @pytest.mark.parametrize("operation", ["duns/evaluate", "duns/compare", "arrangements/validate", "rounds/score",
                                        "arrangements/suggest"])  # fmt: skip
 def test_naming_the_rule_set_answers_the_same_and_names_it(client, base, rules, operation):
+    """Naming the rule set answers the same, names the rules, and says why where there is more to say: a
+    round's parts and each player's special, foul and sweeps, the specials an arrangement makes that the
+    table pays (none at the house tables)."""
     body = example(f"{base}/{operation}")
     plain = client.post(f"{base}/{operation}", json=body).get_json()
     named = client.post(f"{base}/{operation}", json={**body, "rule_set": rules.id}).get_json()
+    if operation == "rounds/score":
+        for player in named["players"]:
+            why = {key: player.pop(key) for key in ("special", "fouled", "swept", "made_home_run", "parts")}
+            assert (why["special"], why["fouled"], why["made_home_run"]) == (None, False, False)
+            assert sum(why["parts"].values()) == player["total"] and why["parts"]["sweep"] == player["shots"]
+        for matchup in named["matchups"]:
+            assert matchup.pop("total_a") == matchup["points_a"] + matchup.pop("parts_a")["home_run"]
+    if operation == "arrangements/validate" and base == THIRTEEN:
+        assert named.pop("specials") == []
     assert named == {**plain, "rule_set": rules.id, "rules_digest": rules.digest}
     assert "rule_set" not in plain
 
@@ -151,6 +163,7 @@ def test_the_house_rules_digest_is_what_games_lists(client):
     listed = {g["id"]: g["rule_sets"][0]["rules_digest"] for g in client.get("/v1/games").get_json()["games"]}
     assert (listed["joker-thirteen"], listed["thirteen"]) == (j13.GSCAS.digest, j13.ORDINARY.digest)
     assert j13.GSCAS.digest == "0a94ac926860ad50"  # unchanged since the game was served: clients may pin it
+    assert j13.ORDINARY.digest == "66e70bc7142eca28"  # and the scoring declared since, at the house values, too
 
 
 def test_a_bonus_override_changes_exactly_the_bonus_points_of_the_round(client):
@@ -203,15 +216,16 @@ def test_suggest_under_a_bonus_table_weighs_its_bonuses(client):
 @pytest.mark.parametrize(
     ("bonuses", "pointer"),
     [
-        ({"middle": {"quads": 2}}, "/bonuses/middle/straight_flush"),  # a table is replaced whole
         ({"middle": {"quads": 2, "straight_flush": 101}}, "/bonuses/middle/straight_flush"),
-        ({"middle": {"quads": 2, "straight_flush": 2, "full_house": 1}}, "/bonuses/middle/full_house"),
+        ({"middle": {"quads": 2, "straight_flush": 2, "flush": 1}}, "/bonuses/middle/flush"),
         ({"head": {"trips": 1, "three_jokers": 5}}, "/bonuses/head/three_jokers"),  # no jokers in 十三支
         ({"middle": {"quads": -1, "straight_flush": 2}}, "/bonuses/middle/quads"),
     ],
-    ids=["partial", "above-100", "unknown-category", "joker-category", "negative"],
+    ids=["above-100", "unknown-category", "joker-category", "negative"],
 )
-def test_a_bonus_table_that_is_not_whole_or_out_of_range_is_a_422_at_the_entry(client, bonuses, pointer):
+def test_a_bonus_table_with_a_category_no_rule_set_pays_or_out_of_range_is_a_422_at_the_entry(
+    client, bonuses, pointer
+):
     body = {"dun": "head", "cards": ["Ah", "Kd", "2c"], "bonuses": bonuses}
     response = client.post(f"{THIRTEEN}/duns/evaluate", json=body)
     assert response.status_code == 422

@@ -370,27 +370,35 @@ def test_a_bonus_override_changes_exactly_the_middle_quads_and_straight_flush_po
 @pytest.mark.parametrize(
     "tables",
     [
-        {"middle": {"quads": 5, "straight_flush": 10, "joker_five": 3}},  # a category ordinary cannot make
-        {"middle": {"quads": 5}},  # a table is replaced whole: straight_flush missing
-        {"head": {"trips": 1, "three_jokers": 5}},  # Joker Thirteen's head table
-        {"head": {"pair": 1}},
+        {"head": {"trips": 1, "flush": 5}},  # a category a head cannot hold
+        {"head": {"trips": 1, "four_of_a_kind": 5}},  # no such category
         {"neck": {"trips": 1}},  # no such dun
         {"tail": {"quads": 101, "straight_flush": 1}},  # above BONUS_MAX
         {"tail": {"quads": 1, "straight_flush": -1}},
     ],
 )
-def test_with_bonuses_refuses_a_table_that_is_not_the_rule_sets(tables):
+def test_with_bonuses_refuses_a_category_the_dun_cannot_hold_or_points_out_of_range(tables):
     with pytest.raises(ValueError):
         ORDINARY.with_bonuses(tables)
 
 
-def test_with_bonuses_takes_0_and_100_and_joker_thirteen_keeps_its_own_keys():
+def test_with_bonuses_takes_0_and_100_and_a_table_sent_is_replaced_whole():
     rules = ORDINARY.with_bonuses({"tail": {"quads": 0, "straight_flush": 100}, "head": {"trips": 0}})
     assert (rules.bonus[TAIL, Category.QUADS], rules.bonus[TAIL, Category.STRAIGHT_FLUSH]) == (0, 100)
     assert rules.bonus[HEAD, Category.TRIPS] == 0
     assert GSCAS.with_bonuses({"head": {"trips": 1, "three_jokers": 7}}).bonus[HEAD, Category.THREE_JOKERS] == 7
-    with pytest.raises(ValueError):
-        GSCAS.with_bonuses({"head": {"trips": 1}})  # its head table has three_jokers too
+    # a category the table sent leaves out pays nothing; one the rule set did not pay is added
+    head_only = GSCAS.with_bonuses({"head": {"trips": 2}})
+    assert (head_only.bonus[HEAD, Category.TRIPS], head_only.bonus[HEAD, Category.THREE_JOKERS]) == (2, 0)
+    full_house = ORDINARY.with_bonuses({"middle": {"full_house": 1}})
+    assert [(d, c, p) for (d, c), p in full_house.bonus.items() if d is MIDDLE] == [
+        (MIDDLE, Category.FULL_HOUSE, 1),  # listed up the ladder, however the table was written
+        (MIDDLE, Category.QUADS, 0),
+        (MIDDLE, Category.STRAIGHT_FLUSH, 0),
+    ]
+    assert full_house.with_bonuses({"middle": {}}).bonus_by_rung == ORDINARY.with_bonuses(
+        {"middle": {"quads": 0, "straight_flush": 0}}
+    ).bonus_by_rung
 
 
 # --- a card twice -------------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ class Arrangement:
     middle: Sequence[Card]
     tail: Sequence[Card]
     hand: Sequence[Card] | None = None
+    declare: str | None = None  # the special a player declares (報到), at a table where players declare
 
     def dun(self, dun: Dun | str) -> Sequence[Card]:
         return getattr(self, _DUN_FIELD[dun])  # type: ignore[no-any-return]  # getattr is typed Any: a dun field, by name (no enum built per call)
@@ -171,6 +172,10 @@ def _evaluate_all(arrangement: Arrangement, deck: ThirteenDeck) -> dict[Dun, Han
     if head is None or middle is None or tail is None:
         return None
     return {HEAD: head, MIDDLE: middle, TAIL: tail}
+
+
+ORDER_VIOLATIONS = frozenset({ArrangementViolation.HEAD_NOT_BELOW_MIDDLE, ArrangementViolation.MIDDLE_ABOVE_TAIL})
+"""The violations of 相公 (duns out of order), which a table may score as a foul rather than refuse."""
 
 
 def _check(arrangement: Arrangement, deck: ThirteenDeck) -> tuple[Located, dict[Dun, HandValue] | None]:

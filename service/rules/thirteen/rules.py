@@ -43,6 +43,7 @@ from service.rules.thirteen.duns import (
     DUNS,
     JOKER_DECK,
     ORDINARY_DECK,
+    RUNG,
     Category,
     Dun,
     ThirteenDeck,
@@ -132,6 +133,19 @@ def _choice_or_none(place: str, by_text: Mapping[str, Any], **options: Any) -> A
     return declare(place, value, read=read, write=write, **options)
 
 
+_DUN_CATEGORIES = {
+    dun: tuple(
+        c
+        for c in _CATEGORY_BY_ORDER_RUNG
+        if c is not None
+        and (dun is not Dun.HEAD or c in (Category.HIGH_CARD, Category.PAIR, Category.TRIPS, Category.THREE_JOKERS))
+    )
+    for dun in DUNS
+}
+"""The categories a bonus may be paid for in each dun (a head holds three cards)."""
+_BONUS_ORDER = {(dun, c): (DUNS.index(dun), RUNG[c]) for dun in DUNS for c in _DUN_CATEGORIES[dun]}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)  # keywords only: a new parameter may take a default anywhere
 class ThirteenRules(DeclaredRules):
     """A rule set as one frozen data object, passed explicitly to every operation as the OFC games pass
@@ -140,29 +154,38 @@ class ThirteenRules(DeclaredRules):
 
     id: str
     # Listed for the clients that read them before the table's scoring was declared: the sweep's points, and
-    # what a home run collects from the three others before its multiplier. Derived, never set.
+    # what a home run collects from the three others before its multiplier. Derived, never set. The scoring
+    # declared since implies the house book's values (``implied``): a house table's digest is what it was.
     shot: int = listed("shot", integer(), init=False)  # 打槍: ``sweep_points``
     home_run: int = listed("home_run", integer(), init=False)  # 全壘打: ``home_run_points`` from each of three
     bonus: Mapping[tuple[Dun, Category], int] = listed(
         "bonus", array(_BONUS), _write_bonus
     )  # 額外加分 per opponent beaten in the dun with this exact category (a request's ``bonuses`` replaces it)
-    dun_points: int = count("dun_points", 0, POINTS_MAX)  # each dun won strictly (a tie pays nothing)
-    majority_points: int = count("majority_points", 0, POINTS_MAX)  # winning more duns of the three than lost
-    sweep: Sweep = choice("sweep", by_value(Sweep))  # 打槍: no dun lost (平手也算不輸), or all three won
-    sweep_points: int = count("sweep_points", 0, POINTS_MAX)  # added to a swept pair's total
-    sweep_multiplier: int = count("sweep_multiplier", 1, MULTIPLIER_MAX)  # then multiplying it
-    sweep_multiplies_bonuses: bool = flag("sweep_multiplies_bonuses")  # the bonuses inside the multiplied total
-    home_run_points: int = count("home_run_points", 0, POINTS_MAX)  # 全壘打: more from each player swept
-    home_run_multiplier: int = count("home_run_multiplier", 1, MULTIPLIER_MAX)  # then multiplying each pair
-    foul: Foul = choice("foul", by_value(Foul))  # 相公: refused, or it loses all to each player who did not foul
+    dun_points: int = count("dun_points", 0, POINTS_MAX, implied=0)  # each dun won strictly (a tie pays nothing)
+    majority_points: int = count(
+        "majority_points", 0, POINTS_MAX, implied=0
+    )  # winning more duns of the three than lost
+    sweep: Sweep = choice(
+        "sweep", by_value(Sweep), implied=Sweep.NO_DUN_LOST
+    )  # 打槍: no dun lost (平手也算不輸), or all three won
+    sweep_points: int = count("sweep_points", 0, POINTS_MAX, implied=1)  # added to a swept pair's total
+    sweep_multiplier: int = count("sweep_multiplier", 1, MULTIPLIER_MAX, implied=1)  # then multiplying it
+    sweep_multiplies_bonuses: bool = flag(
+        "sweep_multiplies_bonuses", implied=False
+    )  # the bonuses inside the multiplied total
+    home_run_points: int = count("home_run_points", 0, POINTS_MAX, implied=3)  # 全壘打: more from each player swept
+    home_run_multiplier: int = count("home_run_multiplier", 1, MULTIPLIER_MAX, implied=1)  # then multiplying each pair
+    foul: Foul = choice(
+        "foul", by_value(Foul), implied=Foul.REFUSED
+    )  # 相公: refused, or it loses all to each player who did not foul
     specials: Mapping[Special, int] = declare(
-        "specials", _SPECIAL_POINTS, read=_read_specials, write=_write_specials, default_factory=dict
+        "specials", _SPECIAL_POINTS, read=_read_specials, write=_write_specials, implied={}, default_factory=dict
     )  # 報到: the points of each special the table pays, high to low ({}: none)
     special_vs_special: SpecialVsSpecial | None = _choice_or_none(
-        "special_vs_special", by_value(SpecialVsSpecial), default=None
+        "special_vs_special", by_value(SpecialVsSpecial), implied=None, default=None
     )  # two specials: the higher takes its points, or the difference (null: the table pays no special)
     declare: Declare | None = _choice_or_none(
-        "declare", by_value(Declare), default=None
+        "declare", by_value(Declare), implied=None, default=None
     )  # a special scored automatically, or only when declared (null: the table pays no special)
     deck: ThirteenDeck = JOKER_DECK  # the deck dealt, and how many cards each player gets
     bonus_by_name: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
@@ -175,6 +198,8 @@ class ThirteenRules(DeclaredRules):
         problems = _inconsistencies(self)
         if problems:
             raise InvalidInputError(problems)
+        # one order for a bonus table (by dun, then up the ladder), however it was built: the digest's
+        object.__setattr__(self, "bonus", dict(sorted(self.bonus.items(), key=lambda entry: _BONUS_ORDER[entry[0]])))
         object.__setattr__(self, "shot", self.sweep_points)
         object.__setattr__(self, "home_run", self.home_run_points * (PLAYERS - 1))
         # str enums hash and compare as their values: the names look up without building an enum per call
@@ -296,18 +321,6 @@ bonuses, a home run doubling again, 倒水 paying everyone as swept, and every s
 
 BONUS = GSCAS.bonus
 """額外加分 of the house rules: points per opponent whose dun is strictly beaten with this exact category."""
-
-
-_DUN_CATEGORIES = {
-    dun: tuple(
-        c
-        for c in _CATEGORY_BY_ORDER_RUNG
-        if c is not None
-        and (dun is not Dun.HEAD or c in (Category.HIGH_CARD, Category.PAIR, Category.TRIPS, Category.THREE_JOKERS))
-    )
-    for dun in DUNS
-}
-"""The categories a bonus may be paid for in each dun (a head holds three cards)."""
 
 
 def bonus(dun: Dun | str, hand: HandValue, rules: ThirteenRules = GSCAS) -> int:

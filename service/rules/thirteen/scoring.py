@@ -1,6 +1,12 @@
-"""The Thirteen games' round score (``rounds/score``): 打槍 + 全壘打 + 額外加分 in 道, the four players'
-totals summing to 0, under a rule set (``ThirteenRules``: Joker Thirteen's ``GSCAS``, ordinary 十三支's
-``ORDINARY``).
+"""The Thirteen games' round score (``rounds/score``) at any table: in 道 (水), the four players' totals summing
+to 0, under a rule set (``ThirteenRules``: Joker Thirteen's ``GSCAS``, ordinary 十三支's ``ORDINARY``, 十三水's
+``SHISANSHUI``, or a table of one's own).
+
+One engine, fed the table, follows the rules folder's steps ("Thirteen as other tables score it"): per ordered
+pair of players, each dun won pays its points and its bonus, a majority of duns its points, and a sweep (打槍)
+adds its points and multiplies the pair's total; a home run (全壘打: sweeping all three others) adds its points
+to each of the player's pairs and multiplies them again. A fouled arrangement (相公) is refused or loses
+everything, as the table says; a player scored by a special (報到) is compared with nobody dun by dun.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from service.rules.errors import InputProblem, InvalidInputError, Path, Violatio
 from service.rules.hand_value import HandValue
 from service.rules.thirteen.arrangements import (
     _CARDS_TOO_MANY,
+    ORDER_VIOLATIONS,
     Arrangement,
     ArrangementViolation,
     Orders,
@@ -23,35 +30,68 @@ from service.rules.thirteen.arrangements import (
     _lawful_arrangement,
 )
 from service.rules.thirteen.duns import _RUNG_SHIFT, DOMAIN, DUNS, HEAD, MIDDLE, TAIL, Dun, ThirteenDeck, _order
-from service.rules.thirteen.rules import GSCAS, PLAYERS, ProblemCode, ThirteenRules
+from service.rules.thirteen.rules import (
+    GSCAS,
+    PLAYERS,
+    Declare,
+    Foul,
+    ProblemCode,
+    SpecialVsSpecial,
+    Sweep,
+    ThirteenRules,
+)
+from service.rules.thirteen.specials import SPECIALS, Special, scored_special, specials_of
 
 # --- the round score ----------------------------------------------------------------------------------
 
 
-class Matchup(NamedTuple):
-    """Players ``a`` < ``b`` compared dun by dun, from ``a``'s side (a NamedTuple: six per scored round).
+class Parts(NamedTuple):
+    """Points by where they come from: what a pair pays one of its players (net of what it pays the other),
+    or a player's net over its three pairs."""
 
-    ``points_a`` is a's net from this pair without home runs: shot (+1 a shot b, -1 b shot a, 0 both or
-    neither) + ``bonus_a`` - ``bonus_b``. A player's total is the sum of its matchups' points (negated on
-    the ``b`` side) plus its net home-run points.
-    """
+    duns: int = 0  # each dun won
+    bonuses: int = 0  # 額外加分: each dun won with a category the table pays
+    majority: int = 0  # more duns won than lost
+    sweep: int = 0  # 打槍: the sweep's points and what its multiplier adds
+    home_run: int = 0  # 全壘打: its points and what its multiplier adds
+    specials: int = 0  # 報到: a special hand's points
+
+    def less(self, other: Parts) -> Parts:
+        return Parts(*(mine - theirs for mine, theirs in zip(self, other, strict=True)))
+
+
+NO_PARTS = Parts()
+
+
+class Matchup(NamedTuple):
+    """Players ``a`` < ``b`` of one pair, from ``a``'s side (a NamedTuple: six per scored round).
+
+    ``points_a`` is a's net from this pair without home runs (every part but ``home_run``); ``parts_a`` the
+    pair's net for a, part by part, home run included. A player's total is the sum of its pairs' parts
+    (negated on the ``b`` side)."""
 
     a: int
     b: int
-    duns: Mapping[str, str]  # by dun (its name: a str enum looks it up too): "a" / "b" / "tie"
-    shot: str | None  # "a", "b", "both" (every dun tied: mutual shots cancel) or None
+    duns: Mapping[str, str] | None  # by dun name: "a" / "b" / "tie"; None where no dun is compared
+    shot: str | None  # who swept whom: "a", "b", "both" (mutual sweeps cancel) or None
     bonus_a: int
     bonus_b: int
     points_a: int
+    parts_a: Parts
 
 
 class PlayerScore(NamedTuple):
     seat: int
     total: int
-    shots: int  # net 打槍 points
+    shots: int  # net 打槍 points (the sweep part)
     home_run: int  # net 全壘打 points
     bonus: int  # net 額外加分 points
     duns: Mapping[Dun, HandValue]
+    parts: Parts  # the net of every part
+    special: Special | None  # the special it is scored by
+    fouled: bool  # 相公 scored as a foul
+    swept: tuple[int, ...]  # the seats it swept
+    made_home_run: bool
 
 
 @dataclass(slots=True)
@@ -97,10 +137,11 @@ def _holding(arrangement: Arrangement) -> list[tuple[Path, Card]]:
 
 
 def score_round(players: Sequence[Arrangement], rules: ThirteenRules = GSCAS) -> RoundScore:
-    """The 4 players' scores in 道, summing to 0: 打槍 + 全壘打 + 額外加分, dealt from ``rules.deck``.
+    """The 4 players' scores at the table ``rules``, summing to 0, dealt from ``rules.deck``.
 
-    ``InvalidInputError`` for anything that cannot be scored: not 4 players, a dun of the wrong size,
-    a card beyond the deck's copies across the table, an illegal (相公) arrangement.
+    ``InvalidInputError`` for anything that cannot be scored: not 4 players, a dun of the wrong size, a card
+    beyond the deck's copies across the table, a special declared where the table does not take it, and an
+    illegal (相公) arrangement where the table refuses fouls and the player is not scored by a special.
     """
     deck = rules.deck
     if len(players) != PLAYERS:
@@ -108,91 +149,213 @@ def score_round(players: Sequence[Arrangement], rules: ThirteenRules = GSCAS) ->
             problem(DOMAIN, ("players",), ProblemCode.WRONG_PLAYER_COUNT, players=PLAYERS, actual=len(players))
         )
     lawful = _lawful_round(players, deck)
-    if lawful is None:  # something may be wrong: the full checks say what
-        checked = [_check(arrangement, deck) for arrangement in players]
-        problems = [
-            _refused(v, deck, "players", seat, *path) for seat, (found, _) in enumerate(checked) for path, v in found
-        ]
-        if problems or (problems := _table_duplicates(players, deck)):
-            raise InvalidInputError(problems)
-        return _settled([duns for _, duns in checked if duns is not None], rules)  # no problems: all evaluated
-    return _settled(lawful[0], rules, lawful[1])
+    if lawful is not None:  # the usual round: every arrangement legal, no card twice
+        values, orders = lawful
+        specials = _specials(players, rules) if rules.specials or _declared(players) else _NOBODY
+        return _settled(values, orders, specials, _NOBODY, rules)
+    checked = [_check(arrangement, deck) for arrangement in players]
+    # 相公 is refused with every other problem where the table refuses fouls and pays no special, as the house
+    # rules; elsewhere it waits until the player's special says whether its duns are compared at all
+    refused_now = rules.foul is Foul.REFUSED and not rules.specials
+    problems = [
+        _refused(v, deck, "players", seat, *path)
+        for seat, (found, _) in enumerate(checked)
+        for path, v in found
+        if refused_now or v.code not in ORDER_VIOLATIONS
+    ]
+    if problems or (problems := _table_duplicates(players, deck)):
+        raise InvalidInputError(problems)
+    specials = _specials(players, rules)
+    out_of_order = [any(v.code in ORDER_VIOLATIONS for _, v in found) for found, _ in checked]
+    fouled = tuple(bad and special is None for bad, special in zip(out_of_order, specials, strict=True))
+    if rules.foul is Foul.REFUSED and any(fouled):
+        raise InvalidInputError(
+            [
+                _refused(v, deck, "players", seat, *path)
+                for seat, (found, _) in enumerate(checked)
+                for path, v in found
+                if fouled[seat]
+            ]
+        )
+    values = [duns for _, duns in checked if duns is not None]  # no problems: all evaluated
+    orders = [
+        (_order(duns[HEAD].strength), _order(duns[MIDDLE].strength), _order(duns[TAIL].strength)) for duns in values
+    ]
+    return _settled(values, orders, specials, fouled, rules)
+
+
+def _declared(players: Sequence[Arrangement]) -> bool:
+    return any(arrangement.declare is not None for arrangement in players)
+
+
+def _specials(players: Sequence[Arrangement], rules: ThirteenRules) -> tuple[Special | None, ...]:
+    """The special each player is scored by (step 7 of the table's scoring): under ``automatic`` its highest
+    listed one, under ``by_player`` the one it declares, which must be listed and made (``InvalidInputError``
+    naming each player whose declaration the table does not take)."""
+    by_player = rules.declare is Declare.BY_PLAYER
+    found: list[Special | None] = []
+    problems = []
+    for seat, arrangement in enumerate(players):
+        cards = [*arrangement.head, *arrangement.middle, *arrangement.tail]
+        declared = arrangement.declare
+        if declared is not None and not by_player:
+            problems.append(_declaration(seat, "not_taken"))
+        elif declared is not None:
+            special = Special(declared)
+            if special not in rules.specials:
+                problems.append(_declaration(seat, "not_listed", special))
+            elif special not in specials_of(cards, ("players", seat)):
+                problems.append(_declaration(seat, "not_made", special))
+            found.append(special)
+            continue
+        found.append(None if by_player or not rules.specials else scored_special(specials_of(cards), rules.specials))
+    if problems:
+        raise InvalidInputError(problems)
+    return tuple(found)
+
+
+def _declaration(seat: int, case: str, special: Special | None = None) -> InputProblem:
+    params = {} if special is None else {"special": special.value}
+    return problem(DOMAIN, ("players", seat, "declare"), ProblemCode.DECLARATION, case=case, **params)
+
+
+_NOBODY = (None,) * PLAYERS  # no player scored by a special, none fouled (falsy alike)
 
 
 def _settled(
-    values: Sequence[Mapping[Dun, HandValue]], rules: ThirteenRules, orders: Sequence[Orders] | None = None
+    values: Sequence[Mapping[Dun, HandValue]],
+    orders: Sequence[Orders],
+    specials: Sequence[Special | None],
+    fouled: Sequence[bool | None],
+    rules: ThirteenRules,
 ) -> RoundScore:
-    """The six matchups and the four players' scores in one pass (each dun's strength and bonus read once
-    per player rather than once per pair, strengths compared as ``_order`` ints: ``orders`` when the plans
-    gave them). tests/joker_thirteen/test_fast_paths.py holds it to the rule book, pair by pair."""
-    if orders is None:
-        orders = [
-            (_order(duns[HEAD].strength), _order(duns[MIDDLE].strength), _order(duns[TAIL].strength)) for duns in values
-        ]
+    """The six pairs and the four players' scores: each dun's strength compared as its ``_order`` int and
+    its bonus read once per player (by the order's rung). tests/thirteen/table_reference.py holds it to the
+    rules folder's steps, and tests/joker_thirteen/test_fast_paths.py to the house book, pair by pair."""
     head_bonus, middle_bonus, tail_bonus = rules.bonus_by_rung
-    hands = [  # per player: each dun's order, then the bonus it earns when it wins (by the order's rung)
-        (head, middle, tail, head_bonus[head >> _RUNG_SHIFT], middle_bonus[middle >> _RUNG_SHIFT],
-         tail_bonus[tail >> _RUNG_SHIFT])
+    bonuses = [
+        (head_bonus[head >> _RUNG_SHIFT], middle_bonus[middle >> _RUNG_SHIFT], tail_bonus[tail >> _RUNG_SHIFT])
         for head, middle, tail in orders
-    ]  # fmt: skip  # a table: per player, its three orders, then the bonus each earns
-    shot = rules.shot
-    shots, nets, shot_count = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS  # nets: shots and bonuses
-    matchups = []
+    ]
+    table = _Table(rules)
+    gains: dict[tuple[int, int], Parts] = {}
+    swept: dict[tuple[int, int], bool] = {}
+    compared: dict[tuple[int, int], dict[str, str] | None] = {}
     for a, b in _PAIRS:
-        head_a, middle_a, tail_a, head_bonus_a, middle_bonus_a, tail_bonus_a = hands[a]
-        head_b, middle_b, tail_b, head_bonus_b, middle_bonus_b, tail_bonus_b = hands[b]
-        bonus_a = bonus_b = won_a = won_b = 0
-        if head_a > head_b:
-            won_head, bonus_a, won_a = "a", head_bonus_a, 1
-        elif head_b > head_a:
-            won_head, bonus_b, won_b = "b", head_bonus_b, 1
-        else:
-            won_head = "tie"
-        if middle_a > middle_b:
-            won_middle, won_a = "a", 1
-            bonus_a += middle_bonus_a
-        elif middle_b > middle_a:
-            won_middle, won_b = "b", 1
-            bonus_b += middle_bonus_b
-        else:
-            won_middle = "tie"
-        if tail_a > tail_b:
-            won_tail, won_a = "a", 1
-            bonus_a += tail_bonus_a
-        elif tail_b > tail_a:
-            won_tail, won_b = "b", 1
-            bonus_b += tail_bonus_b
-        else:
-            won_tail = "tie"
-        # 打槍: not losing a dun (平手也算不輸); both when every dun tied
-        net_shot = (won_a - won_b) * shot
-        points_a = net_shot + bonus_a - bonus_b
-        won = {"head": won_head, "middle": won_middle, "tail": won_tail}
-        matchups.append(Matchup(a, b, won, _SHOT_BY[won_a][won_b], bonus_a, bonus_b, points_a))
-        shots[a] += net_shot
-        shots[b] -= net_shot
-        nets[a] += points_a
-        nets[b] -= points_a
-        if not won_b:
-            shot_count[a] += 1
-        if not won_a:
-            shot_count[b] += 1
-    home_runs: Sequence[int] = _home_runs(shot_count, rules) if PLAYERS - 1 in shot_count else _NO_HOME_RUNS
+        if specials[a] or specials[b]:
+            gains[a, b], gains[b, a] = (
+                table.specials(specials[a], specials[b]),
+                table.specials(specials[b], specials[a]),
+            )
+            swept[a, b] = swept[b, a] = False
+            compared[a, b] = None
+            continue
+        if fouled[a] or fouled[b]:
+            compared[a, b] = None if fouled[a] and fouled[b] else _ALL_WON["b" if fouled[a] else "a"]
+            swept[a, b], swept[b, a] = bool(fouled[b] and not fouled[a]), bool(fouled[a] and not fouled[b])
+            gains[a, b] = table.gain(3, 0, sum(bonuses[a]), True) if swept[a, b] else NO_PARTS
+            gains[b, a] = table.gain(3, 0, sum(bonuses[b]), True) if swept[b, a] else NO_PARTS
+            continue
+        won, wins_a, wins_b, bonus_a, bonus_b = _compare(orders[a], orders[b], bonuses[a], bonuses[b])
+        compared[a, b] = won
+        swept[a, b], swept[b, a] = table.sweeps(wins_a, wins_b), table.sweeps(wins_b, wins_a)
+        gains[a, b] = table.gain(wins_a, wins_b, bonus_a, swept[a, b])
+        gains[b, a] = table.gain(wins_b, wins_a, bonus_b, swept[b, a])
+    home_runs = [all(swept[seat, other] for other in _SEATS if other != seat) for seat in _SEATS]
+    for seat in _SEATS:
+        if home_runs[seat]:
+            for other in _SEATS:
+                if other != seat:
+                    gains[seat, other] = table.home_run(gains[seat, other])
+    matchups = []
+    nets = [NO_PARTS] * PLAYERS
+    for a, b in _PAIRS:
+        parts = gains[a, b].less(gains[b, a])
+        nets[a] = Parts(*map(int.__add__, nets[a], parts))
+        nets[b] = Parts(*map(int.__sub__, nets[b], parts))
+        shot = _SHOT_BY[swept[a, b]][swept[b, a]]
+        matchups.append(
+            Matchup(
+                a, b, compared[a, b], shot, gains[a, b].bonuses, gains[b, a].bonuses, sum(parts) - parts.home_run, parts
+            )
+        )
     scores = tuple(
-        [
-            PlayerScore(seat, net + home_run, shot_points, home_run, net - shot_points, duns)
-            for seat, net, shot_points, home_run, duns in zip(_SEATS, nets, shots, home_runs, values, strict=True)
-        ]
-    )
+        PlayerScore(
+            seat, sum(net), net.sweep, net.home_run, net.bonuses, values[seat], net, specials[seat],
+            bool(fouled[seat]), tuple(other for other in _SEATS if other != seat and swept[seat, other]),
+            home_runs[seat],
+        )
+        for seat, net in enumerate(nets)
+    )  # fmt: skip  # a player's eleven fields, grouped as the NamedTuple declares them
     return RoundScore(scores, tuple(matchups))
 
 
-_SHOT_BY = (("both", "b"), ("a", None))  # by [a won a dun][b won a dun]: who shot whom
+def _compare(
+    mine: Orders, theirs: Orders, my_bonus: tuple[int, int, int], their_bonus: tuple[int, int, int]
+) -> tuple[dict[str, str], int, int, int, int]:
+    """Two players' duns compared: who won each, how many each won, and the bonuses each won."""
+    won = {}
+    wins_a = wins_b = bonus_a = bonus_b = 0
+    for name, a, b, bonus_of_a, bonus_of_b in zip(_DUN_NAMES, mine, theirs, my_bonus, their_bonus, strict=True):
+        if a > b:
+            won[name] = "a"
+            wins_a += 1
+            bonus_a += bonus_of_a
+        elif b > a:
+            won[name] = "b"
+            wins_b += 1
+            bonus_b += bonus_of_b
+        else:
+            won[name] = "tie"
+    return won, wins_a, wins_b, bonus_a, bonus_b
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """What one player gets from another under a table's scoring (the rules folder's steps 1-4 and 6)."""
+
+    rules: ThirteenRules
+
+    def sweeps(self, wins: int, losses: int) -> bool:
+        """Step 3: whether a player who won ``wins`` duns and lost ``losses`` sweeps the other."""
+        return losses == 0 if self.rules.sweep is Sweep.NO_DUN_LOST else wins == len(DUNS)
+
+    def gain(self, wins: int, losses: int, bonuses: int, swept: bool) -> Parts:
+        """Steps 1-3: what a player gets from one it won ``wins`` duns of (with ``bonuses``) and lost
+        ``losses`` to."""
+        rules = self.rules
+        duns = rules.dun_points * wins
+        majority = rules.majority_points if wins > losses else 0
+        if not swept:
+            return Parts(duns, bonuses, majority)
+        multiplied = duns + majority + (bonuses if rules.sweep_multiplies_bonuses else 0)
+        sweep = (multiplied + rules.sweep_points) * rules.sweep_multiplier - multiplied
+        return Parts(duns, bonuses, majority, sweep)
+
+    def home_run(self, gain: Parts) -> Parts:
+        """Step 4: a pair of a player who swept every other gets the home run's points and its multiplier."""
+        rules = self.rules
+        multiplied = gain.duns + gain.majority + gain.sweep + (gain.bonuses if rules.sweep_multiplies_bonuses else 0)
+        return gain._replace(home_run=(multiplied + rules.home_run_points) * rules.home_run_multiplier - multiplied)
+
+    def specials(self, mine: Special | None, theirs: Special | None) -> Parts:
+        """Step 6: what a player scored by ``mine`` gets from one scored by ``theirs`` (None: by its duns)."""
+        points = self.rules.specials
+        if mine is None or (theirs is not None and _RANK[mine] >= _RANK[theirs]):
+            return NO_PARTS  # no special, or the lower one, or the same
+        if theirs is None or self.rules.special_vs_special is SpecialVsSpecial.HIGHER_TAKES_ITS_POINTS:
+            return Parts(specials=points[mine])
+        return Parts(specials=points[mine] - points[theirs])
+
+
+_RANK = {special: rank for rank, special in enumerate(SPECIALS)}  # high to low: a lower rank is the higher
+_DUN_NAMES = tuple(d.value for d in DUNS)
+_ALL_WON = {side: dict.fromkeys(_DUN_NAMES, side) for side in ("a", "b")}
+_SHOT_BY = ((None, "b"), ("a", "both"))  # by [a swept b][b swept a]
 _SEATS = range(PLAYERS)
 
 
 _PAIRS = tuple(combinations(range(PLAYERS), 2))
-_NO_HOME_RUNS = (0,) * PLAYERS  # nobody shot all three others (most rounds): no call to _home_runs
 
 
 def _lawful_round(
@@ -216,14 +379,3 @@ def _lawful_round(
     if cards & _CARDS_TOO_MANY:
         return None
     return values, orders
-
-
-def _home_runs(shot_count: Sequence[int], rules: ThirteenRules = GSCAS) -> list[int]:
-    """全壘打: shooting all three others earns +9, 3 from each of them; two home runs both apply."""
-    share = rules.home_run // (PLAYERS - 1)
-    points = [0] * PLAYERS
-    for seat in range(PLAYERS):
-        if shot_count[seat] == PLAYERS - 1:
-            points = [p - share for p in points]
-            points[seat] += share + rules.home_run
-    return points
