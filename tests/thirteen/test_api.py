@@ -223,9 +223,7 @@ def test_suggest_under_a_bonus_table_weighs_its_bonuses(client):
     ],
     ids=["above-100", "unknown-category", "joker-category", "negative"],
 )
-def test_a_bonus_table_with_a_category_no_rule_set_pays_or_out_of_range_is_a_422_at_the_entry(
-    client, bonuses, pointer
-):
+def test_a_bonus_table_with_a_category_no_rule_set_pays_or_out_of_range_is_a_422_at_the_entry(client, bonuses, pointer):
     body = {"dun": "head", "cards": ["Ah", "Kd", "2c"], "bonuses": bonuses}
     response = client.post(f"{THIRTEEN}/duns/evaluate", json=body)
     assert response.status_code == 422

@@ -396,9 +396,10 @@ def test_with_bonuses_takes_0_and_100_and_a_table_sent_is_replaced_whole():
         (MIDDLE, Category.QUADS, 0),
         (MIDDLE, Category.STRAIGHT_FLUSH, 0),
     ]
-    assert full_house.with_bonuses({"middle": {}}).bonus_by_rung == ORDINARY.with_bonuses(
-        {"middle": {"quads": 0, "straight_flush": 0}}
-    ).bonus_by_rung
+    assert (
+        full_house.with_bonuses({"middle": {}}).bonus_by_rung
+        == ORDINARY.with_bonuses({"middle": {"quads": 0, "straight_flush": 0}}).bonus_by_rung
+    )
 
 
 # --- a card twice -------------------------------------------------------------------------------------
