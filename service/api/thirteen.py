@@ -303,15 +303,19 @@ ERRORS = (*NotationProblem, *ProblemCode, *ArrangementViolation)  # rounds/score
 # What only the rules decide, for a request valid against the contract (``RuleCodes.rules_only``): a dun's
 # size depends on the dun named; a card beyond the deck's copies (a deck holding some cards more than once has
 # no list that is a set in the contract; a set of strings may spell one card twice, ``As`` and ``A♠``; and
-# across a table's players no list holds them all); where the cards come from (the hand) and 相公 are rules.
+# across a table's players no list holds them all); where the cards come from (the hand) and 相公 are rules;
+# so is a table's scoring that cannot be played (ruling 13) and a declaration the table does not take.
+INCONSISTENT = ProblemCode.INCONSISTENT_RULES.value
 DUN_SIZES = ["wrong_head_size", "wrong_middle_size", "wrong_tail_size"]
-DUN_CODES = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card", *DUN_SIZES])
-ARRANGEMENT_CODES = rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS)
-ROUND_ONLY = ["card_not_in_hand", "head_not_below_middle", "middle_above_tail"]
+DUN_CODES = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=[INCONSISTENT, "duplicate_card", *DUN_SIZES])
+ARRANGEMENT_CODES = rule_codes(j13.DOMAIN, violations=ArrangementViolation, errors=ERRORS, rules_only=[INCONSISTENT])
+ROUND_ONLY = [INCONSISTENT, "card_not_in_hand", "head_not_below_middle", "middle_above_tail", "declaration"]
 COPIES_ONLY = ["too_many_copies", "card_used_twice"]  # a deck holding some cards more than once: named as copies
-SPECIALS_CODES = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=["duplicate_card"])
+SPECIALS_CODES = rule_codes(j13.DOMAIN, errors=ERRORS, rules_only=[INCONSISTENT, "duplicate_card"])
 SUGGEST_CODES = rule_codes(
-    j13.DOMAIN, errors=(*ERRORS, *suggest.SuggestProblem), rules_only=["duplicate_card", "suggest_hand_size"]
+    j13.DOMAIN,
+    errors=(*ERRORS, *suggest.SuggestProblem),
+    rules_only=[INCONSISTENT, "duplicate_card", "suggest_hand_size"],
 )
 
 

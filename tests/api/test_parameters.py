@@ -27,7 +27,7 @@ SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 COMPONENTS = SPEC["components"]["schemas"]
 DESCRIBED = {OfcRules: "OfcRules", BigTwoRules: "BigTwoRules", ThirteenRules: "JokerThirteenRules"}
 """Each rules class and the contract's component of what ``describe()`` writes (GET /v1/games's ``rules``)."""
-WRITTEN = {BigTwoRules: "BigTwoTableRules"}
+WRITTEN = {BigTwoRules: "BigTwoTableRules", ThirteenRules: "ThirteenTableRules"}
 """The rules classes whose requests write table rules, and the contract's component of them."""
 
 
@@ -64,7 +64,8 @@ def disagreements(value: Value, theirs: dict[str, Any], where: str, request: boo
         found.append(f"{where}: no values, declared {list(value.enum)}")
     if value.properties:
         names = [name for name, _ in value.properties]
-        if set(theirs.get("properties", {})) != set(names) or set(theirs.get("required", [])) != set(names):
+        required = set() if value.optional else set(names)
+        if set(theirs.get("properties", {})) != set(names) or set(theirs.get("required", [])) != required:
             found.append(f"{where}: members {sorted(theirs.get('properties', {}))}, declared {names}")
         for name, member in value.properties:
             if name in theirs.get("properties", {}):
