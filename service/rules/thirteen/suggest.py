@@ -1,14 +1,32 @@
 """The Thirteen games: arrange for me (自動理牌), exactly for a documented objective, by bounds and pruning.
 
-The objective (docs/rulings.md J14): the expected score, in 道, of the arrangement against ONE opponent
-whose three duns are drawn independently from the per-dun distributions of ``OPPONENT`` (shots and
-bonuses, under the rule set's bonus table; a home run needs three opponents and is left out):
+The objective (docs/rulings.md J14): the expected result, in 道, of the arrangement against ONE opponent
+whose three duns are drawn independently from the per-dun distributions of ``OPPONENT``, scored as the table
+(``rules``) scores a pair: each dun won strictly pays ``dun_points`` and its bonus, the majority of duns
+``majority_points``, the sweep (no dun lost, or all three won, as the table says) adds ``sweep_points`` and
+multiplies the pair's total (bonuses inside it where the table says so), the opponent's the same from its
+side, the result what the player gets less what the opponent gets (``pair_value``). A home run needs three
+opponents and is left out. Each dun won, tied or lost is counted out of the simulated deals, so over the 27
+combinations of the three outcomes the objective times ``deals**3`` is an integer polynomial
+(``pair_value.PairForm``). At the house scoring (no dun or majority points, 打槍 1 for losing no dun, nothing
+multiplied; ``house_scoring``) it is:
 
     EV = P(not losing any dun) - P(the opponent not losing any dun)
          + sum over duns of [bonus(mine) * P(win the dun) - E(opponent's bonus when it wins the dun)]
 
     with P(not losing any dun) = prod_d P(opp_d <= mine_d) and P(opponent not losing) = prod_d P(opp_d >= mine_d)
-    (independent duns).
+    (independent duns),
+
+searched by the house search below (the fastest there); any other table by ``table_search``. Only legal
+arrangements are searched: a fouled one is refused at the house tables, and where it loses all
+(``Foul.LOSES_ALL``) it loses every dun to the opponent, who sweeps it with its bonuses: no deal pays it
+more than any legal arrangement, which loses at most every dun.
+
+Specials (報到): at a table paying them, the answer also names the highest listed special 13 cards of the 52
+make (``SpecialChoice``). The simulated opponent is scored by its duns, never by a special (an assumption,
+stated), so the special takes its points from it: they are its expected value. Scored automatically, the hand
+is that special whatever its duns (shown all the same); declared by the player, the answer says which is
+worth more, declaring or the best duns (on a tie, declaring: the same mean, without the duns' spread).
 
 ``OPPONENT`` holds, for each dun, how often each hand strength occurred in a fixed set of simulated
 opponents: ``deals`` hands of the game's deal drawn at random from its whole deck with a fixed seed (17 of
@@ -25,7 +43,8 @@ one class (same EV); a class is shown by its member whose tail, then middle, the
 the cards in which the members' duns differ (``Card.index``, jokers highest: a mask over the cards sorted high
 to low is largest). Alternatives are the next best classes.
 
-How the search prunes (exact: a branch is cut only when no arrangement in it can reach the k-th best class):
+How the house search prunes (exact: a branch is cut only when no arrangement in it can reach the k-th best
+class; ``table_search`` does the same with a table's form, its bounds in ``pair_value``'s terms):
   1. Every 5- and 3-card subset is valued once; a dun's strength depends only on its rank counts, its
      joker count and whether its real cards share one suit, so strengths are cached under that key.
   2. For a middle ``m``, optimistic partners: the best head below it in each of the three terms
