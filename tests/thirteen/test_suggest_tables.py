@@ -24,7 +24,7 @@ from service.rules.thirteen import (
     validate_arrangement,
 )
 from service.rules.thirteen import suggest as sg
-from service.rules.thirteen.pair_value import FORMS_KEPT, pair_form
+from service.rules.thirteen.pair_value import FORMS_KEPT, applied, pair_form
 from service.rules.thirteen.rules import Declare, Foul, SpecialVsSpecial, Sweep
 from service.rules.thirteen.specials import Special
 from tests.thirteen import table_reference as tr
@@ -116,13 +116,14 @@ def test_the_pair_form_is_the_specs_scoring_from_first_principles(name):
     """On random outcomes of three duns, ``PairForm.value`` is the reference's expectation over the 27
     combinations paid by ``table_reference.gain``, whichever dun is which."""
     rules, table = TABLES[name]
-    rng = random.Random(len(name))
+    rng = random.Random(len(name))  # the same draws on every run
     per_dun = [outcomes_of(rng, 300, 97) for _ in DUNS]
     want = expected(per_dun, table)
     form = pair_form(rules)
     for row, value in enumerate(want.tolist()):
         x, y, z = (tuple(d[row].tolist()) for d in per_dun)
         assert form.value(x, y, z) == form.value(z, x, y) == form.value(y, z, x) == value
+        assert applied(form.fixing(x), y) == form.third(x, y)  # the search's matrix of one dun fixed
 
 
 def test_under_the_house_scoring_the_objective_is_the_house_formula():

@@ -88,6 +88,7 @@ from service.rules.thirteen.pair_value import (
     Outcome,
     PairForm,
     Scoring,
+    applied,
     basis,
     dominating,
     dot,
@@ -572,6 +573,8 @@ def _search(
         order = sorted(
             [at for combo in combinations(left, 5) if (at := middle_at.get(sum(combo), -1)) <= j], reverse=True
         )
+        fixed = form.fixing(t_out)
+        with_middle: dict[Strength, Form] = {}  # the head's form, per middle strength: many middles share one
         for jj in order:
             m_s, m_mask, m_out, _ = middles[jj]
             if (dot(best[jj], t_b), t_s, m_s) < ranking.floor3:
@@ -582,7 +585,9 @@ def _search(
             found = heads_left.get(rest)
             if found is None:
                 found = heads_left[rest] = _heads_of(rest, bits, heads, head_at)
-            c = form.third(t_out, m_out)
+            c = with_middle.get(m_s)
+            if c is None:
+                c = with_middle[m_s] = applied(fixed, m_out)
             for h_s, h_out, h_mask in found:
                 if h_s >= m_s:
                     continue  # 相公: the head must be below the middle
