@@ -5,6 +5,9 @@ Four parts, each skippable:
     14, 15, 16 and 17 cards, arrange for me with each hand size the Thirteen rule set takes (``--rule-set``:
     Joker Thirteen 13 and 17 cards, 0-3 jokers as the deal gives them; ordinary 十三支 13 of the 52);
     targets 14 cards p99 < 250 ms, 17 cards p99 < 1 s; 13 cards p99 < 100 ms, 17 cards p99 < 1 s;
+  * ``--table-deals`` (default 0): arrange for me at other tables' scoring, in process (p50, p95, p99, max):
+    13 cards at 十三水 (``SHISANSHUI``), the 1-6 and the 2-4 scorings, and Joker Thirteen at a table of its
+    own (a won dun 1, the sweep all three duns won and doubled), 13 and 17 cards; targets as above;
   * HTTP: requests per second of both operations beside ``GET /healthz`` on one gunicorn (Joker Thirteen's
     route whatever ``--rule-set``);
   * ``--ev-deals`` (default 0): seeded deals of the rule set's deck, one hand each, arranged by ``suggest``
@@ -31,6 +34,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -42,6 +46,8 @@ from service.rules import thirteen as j13
 from service.rules.cards import DECK, Card
 from service.rules.ofc import fantasyland
 from service.rules.thirteen import suggest
+from service.rules.thirteen.rules import Declare, Foul, SpecialVsSpecial, Sweep
+from service.rules.thirteen.specials import Special
 
 SOLVE_PATH = "/v1/ofc-pineapple/fantasyland/solve"
 SUGGEST_PATH = "/v1/joker-thirteen/arrangements/suggest"
@@ -246,6 +252,45 @@ def naive(args: argparse.Namespace) -> None:
     )
 
 
+ONE_SIX = replace(
+    j13.ORDINARY,
+    id="one-six",
+    dun_points=1,
+    sweep=Sweep.ALL_DUNS_WON,
+    sweep_points=3,
+    foul=Foul.LOSES_ALL,
+    bonus={},
+    specials={Special.DRAGON: 13, Special.SIX_PAIRS: 3, Special.THREE_FLUSHES: 3, Special.THREE_STRAIGHTS: 3},
+    special_vs_special=SpecialVsSpecial.HIGHER_TAKES_ITS_POINTS,
+    declare=Declare.BY_PLAYER,
+)
+TWO_FOUR = replace(
+    ONE_SIX, id="two-four", majority_points=1, sweep_points=0, specials={}, special_vs_special=None, declare=None
+)
+JOKER_TABLE = replace(
+    j13.GSCAS, id="joker-own", dun_points=1, sweep=Sweep.ALL_DUNS_WON, sweep_points=0, sweep_multiplier=2
+)
+TABLES = (j13.SHISANSHUI, ONE_SIX, TWO_FOUR, JOKER_TABLE)
+
+
+def at_tables(args: argparse.Namespace) -> None:
+    """``suggest`` at tables that score won duns and sweeps otherwise than the house (``table_search``)."""
+    heading("In process: arrange for me at other tables' scoring (ms)")
+    rng = random.Random(args.seed)
+    rows = []
+    for rules in TABLES:
+        suggest.opponent_tables(rules)  # loaded once per process
+        for size in suggest.hand_sizes(rules.deck):
+            hands = [rng.sample(rules.deck.cards, size) for _ in range(args.table_deals)]
+            ms = sorted(timed(lambda h=h, r=rules: suggest.suggest(h, rules=r)) for h in hands)
+            cells = [f"{percentile(ms, p):.1f}" for p in (50, 95, 99)]
+            rows.append(
+                [f"{rules.id} {size} cards", len(ms), *cells, f"{ms[-1]:.1f}", _target(ms, SUGGEST_TARGET_MS[size])]
+            )
+    say(f"seed {args.seed}; {args.table_deals} random deals per row")
+    say(table(["table", "deals", "p50", "p95", "p99", "max", "target p99"], rows))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=20261130)
@@ -268,11 +313,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=0,
         help="hands valued by the objective, suggest against naive, with suggest's latency; 0 to skip (default %(default)s)",
     )
+    parser.add_argument(
+        "--table-deals",
+        type=int,
+        default=0,
+        help="deals per row of suggest at other tables; 0 to skip (default %(default)s)",
+    )
     parser.add_argument("--skip-inprocess", action="store_true")
     common.add_http_arguments(parser)
     args = parser.parse_args(argv)
     if not args.skip_inprocess:
         inprocess(args)
+    if args.table_deals:
+        at_tables(args)
     if not args.skip_http:
         http(args)
     if args.ev_deals:

@@ -1,14 +1,32 @@
 """The Thirteen games: arrange for me (自動理牌), exactly for a documented objective, by bounds and pruning.
 
-The objective (docs/rulings.md J14): the expected score, in 道, of the arrangement against ONE opponent
-whose three duns are drawn independently from the per-dun distributions of ``OPPONENT`` (shots and
-bonuses, under the rule set's bonus table; a home run needs three opponents and is left out):
+The objective (docs/rulings.md J14): the expected result, in 道, of the arrangement against ONE opponent
+whose three duns are drawn independently from the per-dun distributions of ``OPPONENT``, scored as the table
+(``rules``) scores a pair: each dun won strictly pays ``dun_points`` and its bonus, the majority of duns
+``majority_points``, the sweep (no dun lost, or all three won, as the table says) adds ``sweep_points`` and
+multiplies the pair's total (bonuses inside it where the table says so), the opponent's the same from its
+side, the result what the player gets less what the opponent gets (``pair_value``). A home run needs three
+opponents and is left out. Each dun won, tied or lost is counted out of the simulated deals, so over the 27
+combinations of the three outcomes the objective times ``deals**3`` is an integer polynomial
+(``pair_value.PairForm``). At the house scoring (no dun or majority points, 打槍 1 for losing no dun, nothing
+multiplied; ``house_scoring``) it is:
 
     EV = P(not losing any dun) - P(the opponent not losing any dun)
          + sum over duns of [bonus(mine) * P(win the dun) - E(opponent's bonus when it wins the dun)]
 
     with P(not losing any dun) = prod_d P(opp_d <= mine_d) and P(opponent not losing) = prod_d P(opp_d >= mine_d)
-    (independent duns).
+    (independent duns),
+
+searched by the house search below (the fastest there); any other table by ``table_search``. Only legal
+arrangements are searched: a fouled one is refused at the house tables, and where it loses all
+(``Foul.LOSES_ALL``) it loses every dun to the opponent, who sweeps it with its bonuses: no deal pays it
+more than any legal arrangement, which loses at most every dun.
+
+Specials (報到): at a table paying them, the answer also names the highest listed special 13 cards of the 52
+make (``SpecialChoice``). The simulated opponent is scored by its duns, never by a special (an assumption,
+stated), so the special takes its points from it: they are its expected value. Scored automatically, the hand
+is that special whatever its duns (shown all the same); declared by the player, the answer says which is
+worth more, declaring or the best duns (on a tie, declaring: the same mean, without the duns' spread).
 
 ``OPPONENT`` holds, for each dun, how often each hand strength occurred in a fixed set of simulated
 opponents: ``deals`` hands of the game's deal drawn at random from its whole deck with a fixed seed (17 of
@@ -25,7 +43,8 @@ one class (same EV); a class is shown by its member whose tail, then middle, the
 the cards in which the members' duns differ (``Card.index``, jokers highest: a mask over the cards sorted high
 to low is largest). Alternatives are the next best classes.
 
-How the search prunes (exact: a branch is cut only when no arrangement in it can reach the k-th best class):
+How the house search prunes (exact: a branch is cut only when no arrangement in it can reach the k-th best
+class; ``table_search`` does the same with a table's form, its bounds in ``pair_value``'s terms):
   1. Every 5- and 3-card subset is valued once; a dun's strength depends only on its rank counts, its
      joker count and whether its real cards share one suit, so strengths are cached under that key.
   2. For a middle ``m``, optimistic partners: the best head below it in each of the three terms
@@ -47,7 +66,7 @@ from enum import StrEnum
 from functools import cache, lru_cache
 from itertools import combinations
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from service.rules.cards import JOKER, Card, find_duplicates
 from service.rules.errors import InvalidInputError, problem
@@ -64,9 +83,25 @@ from service.rules.thirteen.duns import (
     _evaluate,
     evaluate_dun,
 )
-from service.rules.thirteen.rules import GSCAS, ThirteenRules
+from service.rules.thirteen.pair_value import (
+    Form,
+    Outcome,
+    PairForm,
+    Scoring,
+    applied,
+    basis,
+    dominating,
+    dot,
+    highest,
+    in_basis,
+    pair_form,
+    scoring_of,
+)
+from service.rules.thirteen.rules import GSCAS, Declare, Sweep, ThirteenRules
+from service.rules.thirteen.specials import Special, scored_special, specials_of
 
 Strength = tuple[int, ...]
+Ranked = tuple[tuple[Any, ...], tuple[int, int, int]]  # a class: (value x deals**3 and strengths), its masks
 
 MAX_ALTERNATIVES = 10
 DEFAULT_ALTERNATIVES = 3
@@ -216,6 +251,7 @@ class DunTable:
     deals: int
     bonus: tuple[int, ...]  # by rung
     known: dict[Strength, tuple[int, int, int]] = field(default_factory=dict, compare=False)  # terms, cached
+    outcomes: dict[Strength, Outcome] = field(default_factory=dict, compare=False)  # outcome, cached
 
     @classmethod
     def of(cls, dun: Dun, counts: dict[Strength, int], deals: int, bonus: tuple[int, ...]) -> DunTable:
@@ -235,6 +271,20 @@ class DunTable:
             found = self._terms(s)
             if len(self.known) < _CACHE_LIMIT:
                 self.known[s] = found
+        return found
+
+    def outcome(self, s: Strength) -> Outcome:
+        """For a dun of strength ``s``, in deals: (won, tied, lost, its bonus x won, the opponents' bonuses
+        when they win): what a table's pair form reads (``pair_value``)."""
+        found = self.outcomes.get(s)
+        if found is None:
+            lo = bisect_left(self.strengths, s)
+            hi = bisect_right(self.strengths, s)
+            win, not_lose = self.at_most[lo], self.at_most[hi]
+            paid = self.bonus_at_most[-1] - self.bonus_at_most[hi]
+            found = (win, not_lose - win, self.deals - not_lose, self.bonus[s[0]] * win, paid)
+            if len(self.outcomes) < _CACHE_LIMIT:
+                self.outcomes[s] = found
         return found
 
     def _terms(self, s: Strength) -> tuple[int, int, int]:
@@ -302,14 +352,15 @@ class Suggestion(NamedTuple):
     win: dict[Dun, float]
     tie: dict[Dun, float]
     expected_bonus: dict[Dun, float]  # bonus won minus bonus paid, expected, per dun
-    shoot: float  # P(not losing any dun)
-    shot: float  # P(the opponent not losing any dun)
+    shoot: float  # P(the player sweeps the opponent, by the table's condition: no dun lost, or all won)
+    shot: float  # P(the opponent sweeps the player)
 
 
 class SuggestResult(NamedTuple):
     best: Suggestion
     alternatives: tuple[Suggestion, ...]
     deals: int
+    special: SpecialChoice | None = None  # the special the hand is scored by, where the table pays one
 
 
 def check_hand(hand: Sequence[Card], deck: ThirteenDeck = JOKER_DECK) -> None:
@@ -333,6 +384,45 @@ def _prefix(values: Sequence[int], better: Callable[[int, int], bool]) -> list[i
     return out
 
 
+class SpecialChoice(NamedTuple):
+    """The special a hand is scored by at a table paying specials, against the duns' best arrangement.
+
+    The simulated opponent is scored by its duns, never by a special (an assumption, stated), so a special
+    takes its points from it: its expected value is its points. ``declared_by`` ``"automatic"``: the hand
+    IS scored by it (``recommended`` always); ``"player"``: declaring is the player's choice, ``recommended``
+    when its points are at least the best arrangement's EV (on a tie, declare: the same mean, without the
+    duns' spread)."""
+
+    special: Special
+    expected_value: float  # the special's points
+    exact_value: int  # the points x deals**3, the unit of ``Suggestion.exact_value``
+    declared_by: Literal["automatic", "player"]
+    recommended: bool
+
+
+def special_choice(hand: Sequence[Card], best: Suggestion, rules: ThirteenRules, deals: int) -> SpecialChoice | None:
+    """The highest special ``rules`` lists that 13 cards of the 52 make (None: none, or no specials paid)."""
+    if not rules.specials or len(hand) != SET_CARDS or not rules.deck.distinct:
+        return None
+    special = scored_special(specials_of(hand), rules.specials)
+    if special is None:
+        return None
+    points = rules.specials[special]
+    exact = points * deals**3
+    automatic = rules.declare is Declare.AUTOMATIC
+    by: Literal["automatic", "player"] = "automatic" if automatic else "player"
+    return SpecialChoice(special, float(points), exact, by, automatic or exact >= best.exact_value)
+
+
+def house_scoring(rules: ThirteenRules) -> bool:
+    """Whether ``rules`` score a pair as the house book (no dun or majority points, a sweep of 1 for losing no
+    dun, nothing multiplied), where the objective is the house formula and its own search answers."""
+    return scoring_of(rules) in (
+        Scoring(0, 0, Sweep.NO_DUN_LOST, 1, 1, False),
+        Scoring(0, 0, Sweep.NO_DUN_LOST, 1, 1, True),
+    )
+
+
 def suggest(
     hand: Sequence[Card],
     alternatives: int = DEFAULT_ALTERNATIVES,
@@ -341,12 +431,190 @@ def suggest(
 ) -> SuggestResult:
     """The best legal arrangement of ``hand`` (13 cards, or the whole deal of ``rules``' deck, the rest
     discarded; checked by the caller with ``check_hand``) for the module's objective under ``rules``, and the
-    next ``alternatives`` classes."""
+    next ``alternatives`` classes; with the special the hand is scored by, where the table pays one."""
     tables = tables or opponent_tables(rules)
+    cards = sorted(hand, key=lambda c: c.index, reverse=True)
+    k = 1 + alternatives
+    if house_scoring(rules):
+        ranked = _house_search(cards, k, tables)
+    else:
+        ranked = table_search(cards, k, tables, pair_form(rules))
+    found = [_suggestion(cards, masks, key[0], tables, rules) for key, masks in ranked]
+    return SuggestResult(found[0], tuple(found[1:]), tables.deals, special_choice(hand, found[0], rules, tables.deals))
+
+
+class _Ranking:
+    """The ``k`` best classes found so far: a min-heap of their keys (value, then tail, middle and head
+    strengths), each class's shown member (the largest masks), and the floor a new class must reach."""
+
+    __slots__ = ("k", "heap", "members", "floor", "floor2", "floor3")
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.heap: list[tuple[Any, ...]] = []
+        self.members: dict[tuple[Any, ...], tuple[int, int, int]] = {}
+        self.floor: tuple[Any, ...] = (-(10**30),)
+        self.floor2 = self.floor3 = self.floor  # the floor's first two and three entries
+
+    def offer(self, key: tuple[Any, ...], member: tuple[int, int, int]) -> None:
+        known = self.members.get(key)
+        if known is not None:
+            if member > known:
+                self.members[key] = member
+            return
+        self.members[key] = member
+        if len(self.heap) < self.k:
+            heapq.heappush(self.heap, key)
+            if len(self.heap) < self.k:
+                return
+        else:
+            heapq.heapreplace(self.heap, key)
+        self.floor = self.heap[0]
+        self.floor2, self.floor3 = self.floor[:2], self.floor[:3]
+
+    def ranked(self) -> list[Ranked]:
+        return [(key, self.members[key]) for key in sorted(self.heap, reverse=True)]
+
+
+def _dominated(outcomes: Sequence[Outcome]) -> list[Outcome]:
+    """Running ``dominating`` outcomes: entry i is worth at least each of outcomes[: i + 1]."""
+    out: list[Outcome] = []
+    for o in outcomes:
+        out.append(dominating(out[-1], o) if out else o)
+    return out
+
+
+def _highest_running(forms: Sequence[Form]) -> list[Form]:
+    out: list[Form] = []
+    for f in forms:
+        out.append(highest((out[-1], f)) if out else f)
+    return out
+
+
+def table_search(cards: Sequence[Card], k: int, tables: OpponentTables, form: PairForm) -> list[Ranked]:
+    """The ``k`` best classes of ``cards`` (sorted high to low) under a table's pair ``form``, best first.
+
+    Exact, by sound upper bounds (``pair_value``: each coefficient is monotone in its dun's outcome):
+    per middle, the form of the tail with that middle and the dominating outcome of every head below it;
+    per tail, the highest of those forms over every middle not above it (card overlaps ignored). Tails,
+    then their middles, are tried best bound first and a loop ends at the first bound below the k-th best."""
+    N = tables.deals
+    head_t, middle_t, tail_t = (tables.duns[d] for d in DUNS)
+    fives = _subsets(cards, 5)
+    heads = sorted((s, head_t.outcome(s), mask) for mask, s in _subsets(cards, 3))
+    head_strengths = [h[0] for h in heads]
+    head_best = _dominated([h[1] for h in heads])
+    middles = []
+    for mask, s in fives:
+        i = bisect_left(head_strengths, s) - 1
+        if i >= 0:  # else no head fits below: never a middle
+            middles.append((s, mask, middle_t.outcome(s), i))
+    middles.sort()
+    own: list[Form] = []  # per middle, the bound of any tail's outcome with it: a form in the basis
+    by_strength: dict[Strength, Form] = {}
+    for m_s, _, m_out, i in middles:
+        if m_s not in by_strength:
+            by_strength[m_s] = in_basis(form.third(m_out, head_best[i]))
+        own.append(by_strength[m_s])
+    best = _highest_running(own)
+    tails = _tails(fives, [m[0] for m in middles], tail_t, best, N)
+    return _search(cards, k, form, tails, middles, own, best, heads, head_best)
+
+
+TailEntry = tuple[int, Strength, int, Outcome, Outcome, int]  # bound, strength, mask, outcome, its basis, j
+
+
+def _tails(
+    fives: Sequence[tuple[int, Strength]],
+    middle_strengths: Sequence[Strength],
+    table: DunTable,
+    best: Sequence[Form],
+    N: int,
+) -> list[TailEntry]:
+    """Every tail with a middle not above it, best bound first; ``j`` the strongest such middle."""
+    tails = []
+    for mask, s in fives:
+        j = bisect_right(middle_strengths, s) - 1
+        if j >= 0:
+            out = table.outcome(s)
+            b = basis(out, N)
+            tails.append((dot(best[j], b), s, mask, out, b, j))
+    tails.sort(reverse=True)
+    return tails
+
+
+def _search(
+    cards: Sequence[Card],
+    k: int,
+    form: PairForm,
+    tails: Sequence[TailEntry],
+    middles: Sequence[tuple[Strength, int, Outcome, int]],
+    own: Sequence[Form],
+    best: Sequence[Form],
+    heads: Sequence[tuple[Strength, Outcome, int]],
+    head_best: Sequence[Outcome],
+) -> list[Ranked]:
+    """``table_search``'s loops: tails, their middles (5 of the cards each leaves), then the heads left."""
+    n = len(cards)
+    full = (1 << n) - 1
+    bits = [1 << p for p in range(n)]
+    middle_at = {m[1]: jj for jj, m in enumerate(middles)}
+    head_at = {h[2]: i for i, h in enumerate(heads)}
+    heads_left: dict[int, list[tuple[Strength, Outcome, int]]] = {}  # cards left -> their heads, strongest first
+    ranking = _Ranking(k)
+    for bound, t_s, t_mask, t_out, t_b, j in tails:
+        if (bound, t_s) < ranking.floor2:
+            break
+        while j >= 0 and middles[j][1] & t_mask:  # the strongest middle this tail leaves bounds the others
+            j -= 1
+        if j < 0 or (dot(best[j], t_b), t_s) < ranking.floor2:
+            continue
+        left = [bit for bit in bits if not bit & t_mask]
+        order = sorted(
+            [at for combo in combinations(left, 5) if (at := middle_at.get(sum(combo), -1)) <= j], reverse=True
+        )
+        fixed = form.fixing(t_out)
+        with_middle: dict[Strength, Form] = {}  # the head's form, per middle strength: many middles share one
+        for jj in order:
+            m_s, m_mask, m_out, _ = middles[jj]
+            if (dot(best[jj], t_b), t_s, m_s) < ranking.floor3:
+                break  # running highest: every weaker middle is bounded by this
+            if (dot(own[jj], t_b), t_s, m_s) < ranking.floor3:
+                continue
+            rest = full ^ t_mask ^ m_mask
+            found = heads_left.get(rest)
+            if found is None:
+                found = heads_left[rest] = _heads_of(rest, bits, heads, head_at)
+            c = with_middle.get(m_s)
+            if c is None:
+                c = with_middle[m_s] = applied(fixed, m_out)
+            for h_s, h_out, h_mask in found:
+                if h_s >= m_s:
+                    continue  # 相公: the head must be below the middle
+                if (dot(c, head_best[head_at[h_mask]]), t_s, m_s, h_s) < ranking.floor:
+                    break  # no weaker head of these cards reaches the floor
+                key = (dot(c, h_out), t_s, m_s, h_s)
+                if key >= ranking.floor:
+                    ranking.offer(key, (t_mask, m_mask, h_mask))
+    return ranking.ranked()
+
+
+def _heads_of(
+    rest: int, bits: Sequence[int], heads: Sequence[tuple[Strength, Outcome, int]], head_at: dict[int, int]
+) -> list[tuple[Strength, Outcome, int]]:
+    """The heads of the cards ``rest`` holds, strongest first (one when 3 cards are left)."""
+    if rest in head_at:
+        return [heads[head_at[rest]]]
+    held = [bit for bit in bits if bit & rest]
+    return sorted((heads[head_at[a + b + c]] for a, b, c in combinations(held, 3)), reverse=True)
+
+
+def _house_search(cards: Sequence[Card], k: int, tables: OpponentTables) -> list[Ranked]:
+    """The ``k`` best classes of ``cards`` (sorted high to low) under the house scoring, best first: the
+    house objective's own bounds (P(not losing) and P(the opponent not losing) as products)."""
     N = tables.deals
     N2 = N * N
     head_t, middle_t, tail_t = (tables.duns[d] for d in DUNS)
-    cards = sorted(hand, key=lambda c: c.index, reverse=True)
     n = len(cards)
     full = (1 << n) - 1
     fives = _subsets(cards, 5)
@@ -381,7 +649,6 @@ def suggest(
             tails.append((a * best_p[j] - (N - w) * best_q[j] + N2 * (b + best_r[j]), s, mask, a, w, b, j))
     tails.sort(reverse=True)
 
-    k = 1 + alternatives
     heap: list[tuple[Any, ...]] = []
     members: dict[tuple[Any, ...], tuple[int, int, int]] = {}
     floor: tuple[int, ...] = (-(10**30),)
@@ -445,13 +712,11 @@ def suggest(
                     heapq.heapreplace(heap, key)
                 floor = heap[0]
                 floor2, floor3 = floor[:2], floor[:3]
-    ranked = sorted(heap, reverse=True)
-    found = [_suggestion(cards, members[key], key[0], tables, rules.deck) for key in ranked]
-    return SuggestResult(found[0], tuple(found[1:]), N)
+    return [(key, members[key]) for key in sorted(heap, reverse=True)]
 
 
 def _suggestion(
-    cards: Sequence[Card], masks: tuple[int, int, int], exact: int, tables: OpponentTables, deck: ThirteenDeck
+    cards: Sequence[Card], masks: tuple[int, int, int], exact: int, tables: OpponentTables, rules: ThirteenRules
 ) -> Suggestion:
     t_mask, m_mask, h_mask = masks
 
@@ -460,15 +725,16 @@ def _suggestion(
 
     used = t_mask | m_mask | h_mask
     rows = {Dun.HEAD: pick(h_mask), Dun.MIDDLE: pick(m_mask), Dun.TAIL: pick(t_mask)}
-    duns = {d: evaluate_dun(d, rows[d], deck=deck) for d in DUNS}
+    duns = {d: evaluate_dun(d, rows[d], deck=rules.deck) for d in DUNS}
     N = tables.deals
     win, tie, bonus = {}, {}, {}
     shoot = shot = 1.0
+    no_dun_lost = rules.sweep is Sweep.NO_DUN_LOST
     for d in DUNS:
-        a, w, b = tables.duns[d].terms(duns[d].strength)
-        win[d], tie[d], bonus[d] = w / N, (a - w) / N, b / N
-        shoot *= a / N
-        shot *= (N - w) / N
+        w, t, lost, own, theirs = tables.duns[d].outcome(duns[d].strength)
+        win[d], tie[d], bonus[d] = w / N, t / N, (own - theirs) / N
+        shoot *= (w + t if no_dun_lost else w) / N  # the player sweeps: no dun lost, or all won
+        shot *= (t + lost if no_dun_lost else lost) / N
     discarded = tuple(c for p, c in enumerate(cards) if not used >> p & 1)
     return Suggestion(
         rows[Dun.HEAD],
