@@ -296,6 +296,16 @@ def suggestion(s: suggest.Suggestion) -> dict[str, Any]:
     }
 
 
+def special_suggestion(choice: suggest.SpecialChoice, rules: ThirteenRules) -> dict[str, Any]:
+    """The special a suggested hand is scored by, or may declare, with its expected value beside the best
+    arrangement's, and whether it is the better choice."""
+    return special_hand(choice.special, rules, i18n.language()) | {
+        "expected_value": round(choice.expected_value, 6),
+        "declared_by": choice.declared_by,
+        "recommended": choice.recommended,
+    }
+
+
 # --- routes ------------------------------------------------------------------------------------------
 
 ERRORS = (*NotationProblem, *ProblemCode, *ArrangementViolation)  # rounds/score refuses what validate answers
@@ -366,11 +376,14 @@ def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
     def arrangements_suggest(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
         suggest.check_hand(body["cards"], rules.deck)
         result = suggest.suggest(body["cards"], body["alternatives"], rules=rules)
-        return {
+        answer = {
             "proven_optimal": True,
             "opponent": {"deals": result.deals, "seed": suggest.opponent_tables(rules).seed},
             "best": suggestion(result.best),
             "alternatives": [suggestion(a) for a in result.alternatives],
         }
+        if rules.specials:  # a table paying special hands: whether this one is scored, or worth declaring, as one
+            answer["special"] = None if result.special is None else special_suggestion(result.special, rules)
+        return answer
 
     return bp

@@ -56,7 +56,7 @@ def disagreements(value: Value, theirs: dict[str, Any], where: str, request: boo
     kinds = {kinds} if isinstance(kinds, str) else set(kinds)
     if kinds != {value.type, *(["null"] if value.null else [])}:
         found.append(f"{where}: type {sorted(kinds)}, declared {value.type}")
-    if value.enum and "enum" in theirs and list(theirs["enum"]) != list(value.enum):
+    if value.enum and "enum" in theirs and [v for v in theirs["enum"] if v is not None] != list(value.enum):
         found.append(f"{where}: values {theirs['enum']}, declared {list(value.enum)}")
     if value.enum and "pattern" in theirs:
         found += [f"{where}: {v} off the pattern" for v in value.enum if not re.fullmatch(theirs["pattern"], v)]

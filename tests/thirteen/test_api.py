@@ -149,7 +149,8 @@ def test_naming_the_rule_set_answers_the_same_and_names_it(client, base, rules, 
     if operation == "rounds/score":
         for player in named["players"]:
             why = {key: player.pop(key) for key in ("special", "fouled", "swept", "made_home_run", "parts")}
-            assert (why["special"], why["fouled"], why["made_home_run"]) == (None, False, False)
+            assert (why["special"], why["fouled"]) == (None, False)
+            assert why["made_home_run"] == (len(why["swept"]) == 3) and why["parts"]["home_run"] == player["home_run"]
             assert sum(why["parts"].values()) == player["total"] and why["parts"]["sweep"] == player["shots"]
         for matchup in named["matchups"]:
             assert matchup.pop("total_a") == matchup["points_a"] + matchup.pop("parts_a")["home_run"]
