@@ -222,6 +222,17 @@ def _declaration(seat: int, case: str, special: Special | None = None) -> InputP
 _NOBODY = (None,) * PLAYERS  # no player scored by a special, none fouled (falsy alike)
 
 
+class _Pair(NamedTuple):
+    """One pair a < b before home runs: who won each dun (None: not compared), what each gets from the
+    other, and whether each swept the other."""
+
+    duns: Mapping[str, str] | None
+    gain_a: Parts
+    gain_b: Parts
+    swept_a: bool
+    swept_b: bool
+
+
 def _settled(
     values: Sequence[Mapping[Dun, HandValue]],
     orders: Sequence[Orders],
@@ -238,47 +249,21 @@ def _settled(
         for head, middle, tail in orders
     ]
     table = _Table(rules)
-    gains: dict[tuple[int, int], Parts] = {}
-    swept: dict[tuple[int, int], bool] = {}
-    compared: dict[tuple[int, int], dict[str, str] | None] = {}
-    for a, b in _PAIRS:
-        if specials[a] or specials[b]:
-            gains[a, b], gains[b, a] = (
-                table.specials(specials[a], specials[b]),
-                table.specials(specials[b], specials[a]),
-            )
-            swept[a, b] = swept[b, a] = False
-            compared[a, b] = None
-            continue
-        if fouled[a] or fouled[b]:
-            compared[a, b] = None if fouled[a] and fouled[b] else _ALL_WON["b" if fouled[a] else "a"]
-            swept[a, b], swept[b, a] = bool(fouled[b] and not fouled[a]), bool(fouled[a] and not fouled[b])
-            gains[a, b] = table.gain(3, 0, sum(bonuses[a]), True) if swept[a, b] else NO_PARTS
-            gains[b, a] = table.gain(3, 0, sum(bonuses[b]), True) if swept[b, a] else NO_PARTS
-            continue
-        won, wins_a, wins_b, bonus_a, bonus_b = _compare(orders[a], orders[b], bonuses[a], bonuses[b])
-        compared[a, b] = won
-        swept[a, b], swept[b, a] = table.sweeps(wins_a, wins_b), table.sweeps(wins_b, wins_a)
-        gains[a, b] = table.gain(wins_a, wins_b, bonus_a, swept[a, b])
-        gains[b, a] = table.gain(wins_b, wins_a, bonus_b, swept[b, a])
+    pairs = [table.pair(orders, bonuses, specials, fouled, a, b) for a, b in _PAIRS]
+    swept = {(a, b): pair.swept_a for (a, b), pair in zip(_PAIRS, pairs, strict=True)}
+    swept |= {(b, a): pair.swept_b for (a, b), pair in zip(_PAIRS, pairs, strict=True)}
     home_runs = [all(swept[seat, other] for other in _SEATS if other != seat) for seat in _SEATS]
-    for seat in _SEATS:
-        if home_runs[seat]:
-            for other in _SEATS:
-                if other != seat:
-                    gains[seat, other] = table.home_run(gains[seat, other])
     matchups = []
     nets = [NO_PARTS] * PLAYERS
-    for a, b in _PAIRS:
-        parts = gains[a, b].less(gains[b, a])
+    for (a, b), pair in zip(_PAIRS, pairs, strict=True):
+        gain_a = table.home_run(pair.gain_a) if home_runs[a] else pair.gain_a
+        gain_b = table.home_run(pair.gain_b) if home_runs[b] else pair.gain_b
+        parts = gain_a.less(gain_b)
         nets[a] = Parts(*map(int.__add__, nets[a], parts))
         nets[b] = Parts(*map(int.__sub__, nets[b], parts))
-        shot = _SHOT_BY[swept[a, b]][swept[b, a]]
-        matchups.append(
-            Matchup(
-                a, b, compared[a, b], shot, gains[a, b].bonuses, gains[b, a].bonuses, sum(parts) - parts.home_run, parts
-            )
-        )
+        shot = _SHOT_BY[pair.swept_a][pair.swept_b]
+        points = sum(parts) - parts.home_run
+        matchups.append(Matchup(a, b, pair.duns, shot, gain_a.bonuses, gain_b.bonuses, points, parts))
     scores = tuple(
         PlayerScore(
             seat, sum(net), net.sweep, net.home_run, net.bonuses, values[seat], net, specials[seat],
@@ -315,6 +300,37 @@ class _Table:
     """What one player gets from another under a table's scoring (the rules folder's steps 1-4 and 6)."""
 
     rules: ThirteenRules
+
+    def pair(
+        self,
+        orders: Sequence[Orders],
+        bonuses: Sequence[tuple[int, int, int]],
+        specials: Sequence[Special | None],
+        fouled: Sequence[bool | None],
+        a: int,
+        b: int,
+    ) -> _Pair:
+        """Players ``a`` and ``b`` before home runs: by their specials (step 6), by a foul (step 5: the other
+        wins every dun, with its bonuses, and sweeps; two fouled pay nothing) or dun by dun (steps 1-3)."""
+        if specials[a] or specials[b]:
+            return _Pair(
+                None, self.specials(specials[a], specials[b]), self.specials(specials[b], specials[a]), False, False
+            )
+        if fouled[a] and fouled[b]:
+            return _Pair(None, NO_PARTS, NO_PARTS, False, False)
+        if fouled[b]:
+            return _Pair(_ALL_WON["a"], self.gain(3, 0, sum(bonuses[a]), True), NO_PARTS, True, False)
+        if fouled[a]:
+            return _Pair(_ALL_WON["b"], NO_PARTS, self.gain(3, 0, sum(bonuses[b]), True), False, True)
+        won, wins_a, wins_b, bonus_a, bonus_b = _compare(orders[a], orders[b], bonuses[a], bonuses[b])
+        swept_a, swept_b = self.sweeps(wins_a, wins_b), self.sweeps(wins_b, wins_a)
+        return _Pair(
+            won,
+            self.gain(wins_a, wins_b, bonus_a, swept_a),
+            self.gain(wins_b, wins_a, bonus_b, swept_b),
+            swept_a,
+            swept_b,
+        )
 
     def sweeps(self, wins: int, losses: int) -> bool:
         """Step 3: whether a player who won ``wins`` duns and lost ``losses`` sweeps the other."""
