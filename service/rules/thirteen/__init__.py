@@ -10,9 +10,10 @@ One module per part:
   十三水 ``SHISANSHUI``), its deck and its scoring, every parameter declared once;
 * ``specials``: the special hands (報到) 13 cards of one 52-card deck make;
 * ``arrangements``: whether a player's three duns are a legal arrangement (相公 is not);
-* ``scoring``: the round score of four players: 打槍 + 全壘打 + 額外加分, in 道;
+* ``scoring``: the round score of four players at any table (won duns, majority, 打槍, 全壘打, 額外加分,
+  fouls and specials), one engine fed the rule set;
 * ``suggest``: arrange for me (自動理牌), the best arrangement by a documented objective, reading the
-  simulated opponent's tables in ``data/``.
+  simulated opponent's tables in ``data/``; ``pair_value`` the objective of a pair at any table's scoring.
 
 This package re-exports the public names of ``duns``, ``rules``, ``arrangements`` and ``scoring``, so
 ``from service.rules.thirteen import evaluate_dun, score_round`` keeps the game's words; the solver is used
