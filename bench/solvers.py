@@ -46,8 +46,8 @@ from service.rules import thirteen as j13
 from service.rules.cards import DECK, Card
 from service.rules.ofc import fantasyland
 from service.rules.thirteen import suggest
-from service.rules.thirteen.rules import Declare, Foul, SpecialVsSpecial, Sweep
-from service.rules.thirteen.specials import Special
+from service.rules.thirteen.rules import Sweep
+from tests.thirteen.tables import ONE_SIX, TWO_FOUR
 
 SOLVE_PATH = "/v1/ofc-pineapple/fantasyland/solve"
 SUGGEST_PATH = "/v1/joker-thirteen/arrangements/suggest"
@@ -252,21 +252,6 @@ def naive(args: argparse.Namespace) -> None:
     )
 
 
-ONE_SIX = replace(
-    j13.ORDINARY,
-    id="one-six",
-    dun_points=1,
-    sweep=Sweep.ALL_DUNS_WON,
-    sweep_points=3,
-    foul=Foul.LOSES_ALL,
-    bonus={},
-    specials={Special.DRAGON: 13, Special.SIX_PAIRS: 3, Special.THREE_FLUSHES: 3, Special.THREE_STRAIGHTS: 3},
-    special_vs_special=SpecialVsSpecial.HIGHER_TAKES_ITS_POINTS,
-    declare=Declare.BY_PLAYER,
-)
-TWO_FOUR = replace(
-    ONE_SIX, id="two-four", majority_points=1, sweep_points=0, specials={}, special_vs_special=None, declare=None
-)
 JOKER_TABLE = replace(
     j13.GSCAS, id="joker-own", dun_points=1, sweep=Sweep.ALL_DUNS_WON, sweep_points=0, sweep_multiplier=2
 )

@@ -9,23 +9,14 @@ from typing import Any
 import pytest
 
 from service.rules import thirteen as j13
+from tests.thirteen import table_reference as tr
 from tests.thirteen import test_table_reference as worked
+from tests.thirteen.tables import SCALARS
 from tests.thirteen.test_api import JOKER_THIRTEEN, THIRTEEN, errors, example
 
 SHISANSHUI = {"rule_set": "shisanshui"}
-ONE_SIX = {
-    "rule_set": "shisanshui",
-    "rules": {
-        "sweep_points": 3,
-        "sweep_multiplier": 1,
-        "sweep_multiplies_bonuses": False,
-        "home_run_multiplier": 1,
-        "specials": {"dragon": 13, "six_pairs": 3, "three_flushes": 3, "three_straights": 3},
-        "declare": "by_player",
-    },
-    "bonuses": {"head": {}, "middle": {}, "tail": {}},
-}
-"""The 1-6 scoring of the rules folder, written as a request writes it: 十三水 but these."""
+ONE_SIX = {"rules": {name: tr.ONE_SIX[name] for name in SCALARS}, "bonuses": {"head": {}, "middle": {}, "tail": {}}}
+"""The 1-6 scoring of the rules folder, written as a request writes it."""
 
 
 def players(deal: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from service.rules.cards import DECK, JOKER, Card, Suit, cards
+from service.rules.cards import DECK, JOKER, Card, cards
 from service.rules.thirteen import (
     DUNS,
     GAME_DECK,
@@ -25,27 +25,14 @@ from service.rules.thirteen import (
 )
 from service.rules.thirteen import suggest as sg
 from service.rules.thirteen.pair_value import FORMS_KEPT, applied, pair_form
-from service.rules.thirteen.rules import Declare, Foul, SpecialVsSpecial, Sweep
+from service.rules.thirteen.rules import Sweep
 from service.rules.thirteen.specials import Special
 from tests.thirteen import table_reference as tr
 from tests.thirteen.reference import brute_force as house_brute_force
 from tests.thirteen.suggest_table_reference import brute_force, expected
+from tests.thirteen.tables import ONE_SIX, TWO_FOUR
+from tests.thirteen.test_suggest import made_hand
 
-ONE_SIX = replace(
-    ORDINARY,
-    id="one-six",
-    dun_points=1,
-    sweep=Sweep.ALL_DUNS_WON,
-    sweep_points=3,
-    foul=Foul.LOSES_ALL,
-    bonus={},
-    specials={Special.DRAGON: 13, Special.SIX_PAIRS: 3, Special.THREE_FLUSHES: 3, Special.THREE_STRAIGHTS: 3},
-    special_vs_special=SpecialVsSpecial.HIGHER_TAKES_ITS_POINTS,
-    declare=Declare.BY_PLAYER,
-)
-TWO_FOUR = replace(
-    ONE_SIX, id="two-four", majority_points=1, sweep_points=0, specials={}, special_vs_special=None, declare=None
-)
 TABLES = {  # the service's rule set and the reference's dict of the spec's column
     "shisanshui": (SHISANSHUI, tr.SHISANSHUI),
     "one-six": (ONE_SIX, tr.ONE_SIX),
@@ -65,20 +52,6 @@ def keys(result: sg.SuggestResult) -> list[tuple]:
 
 def texts(hand) -> list[str]:
     return [c.text for c in hand]
-
-
-def made_hand(rng: random.Random, kind: int) -> list[Card]:
-    """13 cards holding trips (kind 0), quads (1) or a straight flush (2), the rest at random: the bonuses
-    and the multiplied sweep of 十三水 come up."""
-    rank = rng.randrange(2, 15)
-    if kind == 0:
-        core = [Card(rank, s) for s in rng.sample(list(Suit), 3)]
-    elif kind == 1:
-        core = [Card(rank, s) for s in Suit]
-    else:
-        suit, high = rng.choice(list(Suit)), rng.randrange(5, 15)
-        core = [Card(14 if r == 1 else r, suit) for r in range(high - 4, high + 1)]
-    return core + rng.sample([c for c in DECK if c not in core], 13 - len(core))
 
 
 def seeded_hands(seed: int, count: int, made_every: int) -> list[list[Card]]:

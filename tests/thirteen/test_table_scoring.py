@@ -16,11 +16,9 @@ from hypothesis import strategies as st
 
 from service.rules.errors import InvalidInputError
 from service.rules.thirteen import (
-    DUNS,
     ORDINARY,
     SHISANSHUI,
     Arrangement,
-    Category,
     Declare,
     Foul,
     Special,
@@ -29,7 +27,6 @@ from service.rules.thirteen import (
     ThirteenRules,
     score_round,
 )
-from service.rules.thirteen.rules import _DUN_CATEGORIES
 from tests.thirteen import test_table_reference as worked
 from tests.thirteen.table_reference import (
     ONE_SIX,
@@ -40,31 +37,7 @@ from tests.thirteen.table_reference import (
     score_table,
 )
 from tests.thirteen.table_reference import SHISANSHUI as SHISANSHUI_TABLE
-
-SCALARS = (
-    "dun_points",
-    "majority_points",
-    "sweep",
-    "sweep_points",
-    "sweep_multiplier",
-    "sweep_multiplies_bonuses",
-    "home_run_points",
-    "home_run_multiplier",
-    "foul",
-    "specials",
-    "special_vs_special",
-    "declare",
-)
-
-
-def rules_of(table: dict[str, Any]) -> ThirteenRules:
-    """The reference's table as the service's rules: ordinary 十三支 with every parameter written as a request
-    writes it, and a bonus table for each dun (a category the dun cannot hold pays nothing at either)."""
-    bonuses = {
-        dun.value: {c: p for c, p in table["bonuses"].get(dun.value, {}).items() if Category(c) in _DUN_CATEGORIES[dun]}
-        for dun in DUNS
-    }
-    return ORDINARY.with_description({name: table[name] for name in SCALARS}).with_bonuses(bonuses)
+from tests.thirteen.tables import rules_of
 
 
 def arrangements(players: list[dict[str, Any]]) -> list[Arrangement]:
