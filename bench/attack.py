@@ -432,9 +432,10 @@ def thirteen_table(i: int) -> dict[str, Any]:
     }
 
 
-def thirteen_table_round(i: int) -> dict[str, Any]:
-    """The documented ordinary 十三支 round scored at a table of its own (``thirteen_table``)."""
-    return {**example("/v1/thirteen/rounds/score"), "rule_set": "shisanshui", "rules": thirteen_table(i)}
+def thirteen_table_round(i: int, documented: dict[str, Any]) -> dict[str, Any]:
+    """The documented ordinary 十三支 round (``documented``, read once: reading the contract takes seconds)
+    scored at a table of its own (``thirteen_table``)."""
+    return {**documented, "rule_set": "shisanshui", "rules": thirteen_table(i)}
 
 
 def thirteen_table_suggest(i: int) -> dict[str, Any]:
@@ -450,6 +451,7 @@ def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
     players_path, _, players = bodies["joker-thirteen rounds/score, players: [{}, ...]"]
     cards_path, _, cards = bodies["big-two plays/classify, cards: [0, ...]"]
     classify, game = "/v1/big-two/plays/classify", example("/v1/big-two/games/validate")
+    thirteen_round = example("/v1/thirteen/rounds/score")
     refused = [  # one of each 422 code
         _post_json(classify, {"cards": 5}),
         _post_json(classify, {"cards": ["3c"], "extra": 1}),
@@ -474,7 +476,7 @@ def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
         "a new Thirteen bonus table each time": (frozenset({200, 503}), lambda i: _post_json(  # 503: the heavy cap
             "/v1/thirteen/arrangements/suggest", thirteen_bonuses(i))),
         "a new Thirteen table each time": (frozenset({200}), lambda i: _post_json(
-            "/v1/thirteen/rounds/score", thirteen_table_round(i))),
+            "/v1/thirteen/rounds/score", thirteen_table_round(i, thirteen_round))),
         "a new Thirteen table on suggest each time": (frozenset({200, 503}), lambda i: _post_json(  # 503: the heavy cap
             "/v1/thirteen/arrangements/suggest", thirteen_table_suggest(i))),
         "a new Accept-Encoding each time": (frozenset({200}), lambda i: (
