@@ -21,8 +21,10 @@ memory (RSS) after everything is within 20 MiB of its baseline; the peak is what
 
 Last, the memory rows (``memory``; alone with ``--memory-only``): 16 clients flood each kind of request
 that once left memory behind (oversized lists, a 422 of each code, whole-valued numbers, a new royalty
-table, ``Accept-Encoding`` or ``Accept-Language`` each time); no worker may grow by more than 20 MiB over
-a row. The suite runs them at a small scale (tests/production/test_memory.py).
+table, a new Thirteen table on ``rounds/score`` and on ``arrangements/suggest``, ``Accept-Encoding`` or
+``Accept-Language`` each time); no worker may grow by more than 20 MiB over a row (``--memory-rows WORD
+...``: only the rows whose label holds one). The suite runs them at a small scale
+(tests/production/test_memory.py).
 """
 
 from __future__ import annotations
@@ -418,6 +420,30 @@ def thirteen_bonuses(i: int) -> dict[str, Any]:
     return {"cards": cards, "alternatives": 0, "bonuses": bonuses}
 
 
+def thirteen_table(i: int) -> dict[str, Any]:
+    """A Thirteen table's ``rules`` on the shisanshui rule set, new for each ``i`` below 101 * 11 * 4 * 37
+    (164,428): a won dun's points, the sweep's points and multiplier, and what a dragon pays among two
+    specials."""
+    return {
+        "dun_points": i % 101,
+        "sweep_points": i // 101 % 11,
+        "sweep_multiplier": 1 + i // 1111 % 4,
+        "specials": {"dragon": 36 + i // 4444 % 37, "six_pairs": 4},
+    }
+
+
+def thirteen_table_round(i: int, documented: dict[str, Any]) -> dict[str, Any]:
+    """The documented ordinary 十三支 round (``documented``, read once: reading the contract takes seconds)
+    scored at a table of its own (``thirteen_table``)."""
+    return {**documented, "rule_set": "shisanshui", "rules": thirteen_table(i)}
+
+
+def thirteen_table_suggest(i: int) -> dict[str, Any]:
+    """An arrangements/suggest body of ordinary 十三支 at a shisanshui table of its own (``thirteen_table``)."""
+    cards = ["As", "Ks", "Qs", "Js", "9h", "9d", "9c", "7h", "7d", "5c", "4c", "3d", "2h"]
+    return {"cards": cards, "alternatives": 0, "rule_set": "shisanshui", "rules": thirteen_table(i)}
+
+
 def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
     """label: (the statuses expected, the i-th request as raw bytes): every kind of request that once left
     memory behind in a worker."""
@@ -425,6 +451,7 @@ def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
     players_path, _, players = bodies["joker-thirteen rounds/score, players: [{}, ...]"]
     cards_path, _, cards = bodies["big-two plays/classify, cards: [0, ...]"]
     classify, game = "/v1/big-two/plays/classify", example("/v1/big-two/games/validate")
+    thirteen_round = example("/v1/thirteen/rounds/score")
     refused = [  # one of each 422 code
         _post_json(classify, {"cards": 5}),
         _post_json(classify, {"cards": ["3c"], "extra": 1}),
@@ -448,6 +475,10 @@ def memory_rows() -> dict[str, tuple[frozenset[int], Any]]:
             "/v1/big-two/plays/compare", big_two_table(i))),
         "a new Thirteen bonus table each time": (frozenset({200, 503}), lambda i: _post_json(  # 503: the heavy cap
             "/v1/thirteen/arrangements/suggest", thirteen_bonuses(i))),
+        "a new Thirteen table each time": (frozenset({200}), lambda i: _post_json(
+            "/v1/thirteen/rounds/score", thirteen_table_round(i, thirteen_round))),
+        "a new Thirteen table on suggest each time": (frozenset({200, 503}), lambda i: _post_json(  # 503: the heavy cap
+            "/v1/thirteen/arrangements/suggest", thirteen_table_suggest(i))),
         "a new Accept-Encoding each time": (frozenset({200}), lambda i: (
             f"GET /openapi.json HTTP/1.1\r\nHost: {LOOPBACK}\r\nAccept-Encoding: br;q=0.5, x-{i}\r\n\r\n").encode()),
         "a new Accept-Language each time": (frozenset({200}), lambda i: _post_json(
@@ -543,6 +574,17 @@ def memory(server: GunicornServer, seconds: float, failures: list[str], only: li
         if grown > RSS_BOUND_MIB:
             failures.append(f"memory, {label}: a worker grew by {grown:.1f} MiB")
     say(table(["row", "requests", "statuses", "largest growth over the row MiB", "since the warm-up MiB"], table_rows))
+
+
+def memory_labels(wanted: list[str] | None) -> list[str] | None:
+    """The memory rows whose label contains one of ``wanted`` (None: every row); an unmatched word is an error."""
+    if wanted is None:
+        return None
+    labels = list(memory_rows())
+    unmatched = [w for w in wanted if not any(w in label for label in labels)]
+    if unmatched:
+        raise SystemExit(f"no memory row matches {unmatched}; the rows: {labels}")
+    return [label for label in labels if any(w in label for w in wanted)]
 
 
 def attack_rows(server: GunicornServer | Gateway, endpoint: Endpoint, seconds: float, wanted: list[str] | None,
@@ -691,6 +733,13 @@ def main() -> int:
     parser.add_argument("--worker-class", default=None, help="gunicorn worker class (default: gunicorn.conf.py's)")
     parser.add_argument("--normal-load-only", action="store_true", help="only the unattacked comparison with gthread")
     parser.add_argument("--memory-only", action="store_true", help="only the memory rows (a fresh server)")
+    parser.add_argument(
+        "--memory-rows",
+        nargs="+",
+        metavar="LABEL",
+        default=None,
+        help="with --memory-only: only the memory rows whose label contains one of these (default: every row)",
+    )
     parser.add_argument("--gateway", action="store_true", help="only the attack rows through nginx (deploy/nginx.conf)")
     parser.add_argument("--unknown-keys-only", action="store_true", help="only the unknown-key rows (a fresh server)")
     parser.add_argument(
@@ -715,7 +764,7 @@ def main() -> int:
         return 1 if failures else 0
     if args.memory_only:
         with GunicornServer(workers=2, worker_class=args.worker_class) as server:
-            memory(server, args.seconds, failures)
+            memory(server, args.seconds, failures, memory_labels(args.memory_rows))
         heading("Verdict")
         say("\n".join(failures) if failures else "every target met")
         return 1 if failures else 0

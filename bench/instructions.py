@@ -12,6 +12,9 @@ its process's total minus the baseline's, over the count. Hash randomisation is 
 so the same code gives the same count; what still varies (a request id's random bytes) is a small share of
 a request's count.
 
+``thirteen_targets`` counts ordinary 十三支 at ``ordinary`` (the documented requests), at ``shisanshui`` and
+at a table of its own on the same cards, labelled so that each pair reads side by side (``--only thirteen``).
+
 ``--rule-set hong-kong`` adds each Big Two endpoint again at that rule set (its label says so; the same
 body naming it, with the turn's state the rule set needs, and for the record a game played at that table),
 so that two rule sets are counted side by side in one run.
@@ -67,7 +70,8 @@ def service_targets(rule_set: str | None = None) -> list[Target]:
 
 def thirteen_targets() -> list[Target]:
     """Ordinary 十三支's dun and round operations on their documented requests, and Joker Thirteen's on the
-    same cards (52 distinct cards, no joker: requests Joker Thirteen answers too), side by side."""
+    same cards (52 distinct cards, no joker: requests Joker Thirteen answers too), side by side; then ordinary
+    十三支 at other tables on the same cards (``thirteen_table_targets``)."""
     found = []
     for operation, name in (("duns/evaluate", "EvaluateDun"), ("duns/compare", "CompareDuns"),
                             ("arrangements/validate", "ValidateArrangement"), ("rounds/score", "ScoreRound")):  # fmt: skip
@@ -75,19 +79,45 @@ def thirteen_targets() -> list[Target]:
         for game in ("thirteen", "joker-thirteen"):
             label = f"{game} {operation}" + (" (thirteen's cards)" if game == "joker-thirteen" else "")
             found.append(Target(label, "POST", f"/v1/{game}/{operation}", "service", body))
-    return found
+    return found + thirteen_table_targets()
+
+
+TABLE_RULES = {"dun_points": 2, "sweep_points": 1, "sweep_multiplier": 3, "specials": {"dragon": 50, "six_pairs": 5}}
+"""A table of its own: shisanshui with a few of its scoring parameters replaced."""
+
+
+def thirteen_table_targets() -> list[Target]:
+    """Ordinary 十三支 at any table, on the cards of the documented requests: ``rounds/score`` at ``shisanshui``
+    and at shisanshui with ``rules`` of its own (``TABLE_RULES``), each beside the documented request
+    (``ordinary``, "thirteen rounds/score"); ``hands/specials`` on seat 0's 13 cards of that round; and
+    ``arrangements/validate`` at ``shisanshui`` beside the documented one."""
+    score = json.loads(example("thirteenScoreRound"))
+    seat = score["players"][0]
+    specials = {"cards": [*seat["head"], *seat["middle"], *seat["tail"]]}
+    validate = json.loads(example("thirteenValidateArrangement"))
+    bodies = {
+        "thirteen rounds/score [shisanshui]": ("rounds/score", {**score, "rule_set": "shisanshui"}),
+        "thirteen rounds/score [shisanshui, own rules]": (
+            "rounds/score", {**score, "rule_set": "shisanshui", "rules": TABLE_RULES}),
+        "thirteen hands/specials (seat 0 of rounds/score)": ("hands/specials", specials),
+        "thirteen arrangements/validate [shisanshui]": ("arrangements/validate", {**validate, "rule_set": "shisanshui"}),
+    }  # fmt: skip
+    return [
+        Target(label, "POST", f"/v1/thirteen/{operation}", "service", json.dumps(body, separators=(",", ":")).encode())
+        for label, (operation, body) in bodies.items()
+    ]
 
 
 def at_rule_set(target: Target, rule_set: str) -> Target:
     """``target``'s request naming ``rule_set``: its record a game played at that table, a question about one
     turn with the turn's state (neither the game's first lead nor after a pass)."""
     from bench.big_two import recorded_game, validate_body
-    from service.rules.big_two import RULE_SETS
+    from service.rules.games import find_game
 
     assert target.body is not None
     body, label = json.loads(target.body), target.label
     if target.path.endswith("/games/validate"):
-        body = validate_body(recorded_game(20260922, 20, RULE_SETS[rule_set]))
+        body = validate_body(recorded_game(20260922, 20, find_game("big-two").rule_set(rule_set).rules))
         label = re.sub(r"\(\d+ actions\)", f"({len(body['actions'])} actions)", label)
     if target.path.endswith(("/moves/validate", "/plays/legal")):
         body.update(first_lead=False, passed=False)
