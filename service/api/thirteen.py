@@ -257,23 +257,20 @@ def round_score(score: j13.RoundScore, rules: ThirteenRules, detailed: bool) -> 
         for a, b, duns, shot, bonus_a, bonus_b, points_a, _ in score.matchups
     ]  # fmt: skip  # a matchup's seven fields on two lines, not one a line
     if detailed:
-        for answer, player in zip(players, score.players, strict=True):
-            answer.update(
-                {
-                    "special": None if player.special is None else special_hand(player.special, rules, lang),
-                    "fouled": player.fouled,
-                    "swept": list(player.swept),
-                    "made_home_run": player.made_home_run,
-                    "parts": parts(player.parts),
-                }
-            )
-        for shaped, matchup in zip(matchups, score.matchups, strict=True):
-            shaped.update({"parts_a": parts(matchup.parts_a), "total_a": sum(matchup.parts_a)})
+        for answer, (*_, net, special, fouled, swept, made_home_run) in zip(players, score.players, strict=True):
+            answer["special"] = None if special is None else special_hand(special, rules, lang)
+            answer["fouled"] = fouled
+            answer["swept"] = list(swept)
+            answer["made_home_run"] = made_home_run
+            answer["parts"] = dict(zip(PART_NAMES, net, strict=True))
+        for shaped, (*_, parts_a) in zip(matchups, score.matchups, strict=True):
+            shaped["parts_a"] = dict(zip(PART_NAMES, parts_a, strict=True))
+            shaped["total_a"] = sum(parts_a)
     return {"players": players, "matchups": matchups}
 
 
-def parts(found: Parts) -> dict[str, int]:
-    return found._asdict()
+PART_NAMES = Parts._fields
+"""The parts of a total, as an answer names them."""
 
 
 def _probability(x: float) -> float:

@@ -56,11 +56,11 @@ class Parts(NamedTuple):
     home_run: int = 0  # 全壘打: its points and what its multiplier adds
     specials: int = 0  # 報到: a special hand's points
 
-    def less(self, other: Parts) -> Parts:
-        return Parts(*(mine - theirs for mine, theirs in zip(self, other, strict=True)))
 
-
-NO_PARTS = Parts()
+Gain = tuple[int, int, int, int, int, int]
+"""What one player gets from another, part by part as ``Parts`` orders them: a plain tuple while a round is
+settled (six a pair made and dropped), a ``Parts`` in the answer."""
+NOTHING: Gain = (0, 0, 0, 0, 0, 0)
 
 
 class Matchup(NamedTuple):
@@ -227,8 +227,8 @@ class _Pair(NamedTuple):
     other, and whether each swept the other."""
 
     duns: Mapping[str, str] | None
-    gain_a: Parts
-    gain_b: Parts
+    gain_a: Gain
+    gain_b: Gain
     swept_a: bool
     swept_b: bool
 
@@ -254,23 +254,24 @@ def _settled(
     swept |= {(b, a): pair.swept_b for (a, b), pair in zip(_PAIRS, pairs, strict=True)}
     home_runs = [all(swept[seat, other] for other in _SEATS if other != seat) for seat in _SEATS]
     matchups = []
-    nets = [NO_PARTS] * PLAYERS
+    nets: list[Sequence[int]] = [NOTHING] * PLAYERS
     for (a, b), pair in zip(_PAIRS, pairs, strict=True):
         gain_a = table.home_run(pair.gain_a) if home_runs[a] else pair.gain_a
         gain_b = table.home_run(pair.gain_b) if home_runs[b] else pair.gain_b
-        parts = gain_a.less(gain_b)
-        nets[a] = Parts(*map(int.__add__, nets[a], parts))
-        nets[b] = Parts(*map(int.__sub__, nets[b], parts))
+        parts = Parts(*map(int.__sub__, gain_a, gain_b))
+        nets[a] = list(map(int.__add__, nets[a], parts))
+        nets[b] = list(map(int.__sub__, nets[b], parts))
         shot = _SHOT_BY[pair.swept_a][pair.swept_b]
         points = sum(parts) - parts.home_run
-        matchups.append(Matchup(a, b, pair.duns, shot, gain_a.bonuses, gain_b.bonuses, points, parts))
+        matchups.append(Matchup(a, b, pair.duns, shot, gain_a[_BONUSES], gain_b[_BONUSES], points, parts))
+    totals = [Parts(*net) for net in nets]
     scores = tuple(
         PlayerScore(
             seat, sum(net), net.sweep, net.home_run, net.bonuses, values[seat], net, specials[seat],
             bool(fouled[seat]), tuple(other for other in _SEATS if other != seat and swept[seat, other]),
             home_runs[seat],
         )
-        for seat, net in enumerate(nets)
+        for seat, net in enumerate(totals)
     )  # fmt: skip  # a player's eleven fields, grouped as the NamedTuple declares them
     return RoundScore(scores, tuple(matchups))
 
@@ -317,11 +318,11 @@ class _Table:
                 None, self.specials(specials[a], specials[b]), self.specials(specials[b], specials[a]), False, False
             )
         if fouled[a] and fouled[b]:
-            return _Pair(None, NO_PARTS, NO_PARTS, False, False)
+            return _Pair(None, NOTHING, NOTHING, False, False)
         if fouled[b]:
-            return _Pair(_ALL_WON["a"], self.gain(3, 0, sum(bonuses[a]), True), NO_PARTS, True, False)
+            return _Pair(_ALL_WON["a"], self.gain(3, 0, sum(bonuses[a]), True), NOTHING, True, False)
         if fouled[a]:
-            return _Pair(_ALL_WON["b"], NO_PARTS, self.gain(3, 0, sum(bonuses[b]), True), False, True)
+            return _Pair(_ALL_WON["b"], NOTHING, self.gain(3, 0, sum(bonuses[b]), True), False, True)
         won, wins_a, wins_b, bonus_a, bonus_b = _compare(orders[a], orders[b], bonuses[a], bonuses[b])
         swept_a, swept_b = self.sweeps(wins_a, wins_b), self.sweeps(wins_b, wins_a)
         return _Pair(
@@ -336,34 +337,37 @@ class _Table:
         """Step 3: whether a player who won ``wins`` duns and lost ``losses`` sweeps the other."""
         return losses == 0 if self.rules.sweep is Sweep.NO_DUN_LOST else wins == len(DUNS)
 
-    def gain(self, wins: int, losses: int, bonuses: int, swept: bool) -> Parts:
+    def gain(self, wins: int, losses: int, bonuses: int, swept: bool) -> Gain:
         """Steps 1-3: what a player gets from one it won ``wins`` duns of (with ``bonuses``) and lost
         ``losses`` to."""
         rules = self.rules
         duns = rules.dun_points * wins
         majority = rules.majority_points if wins > losses else 0
         if not swept:
-            return Parts(duns, bonuses, majority)
+            return (duns, bonuses, majority, 0, 0, 0)
         multiplied = duns + majority + (bonuses if rules.sweep_multiplies_bonuses else 0)
         sweep = (multiplied + rules.sweep_points) * rules.sweep_multiplier - multiplied
-        return Parts(duns, bonuses, majority, sweep)
+        return (duns, bonuses, majority, sweep, 0, 0)
 
-    def home_run(self, gain: Parts) -> Parts:
+    def home_run(self, gain: Gain) -> Gain:
         """Step 4: a pair of a player who swept every other gets the home run's points and its multiplier."""
         rules = self.rules
-        multiplied = gain.duns + gain.majority + gain.sweep + (gain.bonuses if rules.sweep_multiplies_bonuses else 0)
-        return gain._replace(home_run=(multiplied + rules.home_run_points) * rules.home_run_multiplier - multiplied)
+        duns, bonuses, majority, sweep, _, specials = gain
+        multiplied = duns + majority + sweep + (bonuses if rules.sweep_multiplies_bonuses else 0)
+        home_run = (multiplied + rules.home_run_points) * rules.home_run_multiplier - multiplied
+        return (duns, bonuses, majority, sweep, home_run, specials)
 
-    def specials(self, mine: Special | None, theirs: Special | None) -> Parts:
+    def specials(self, mine: Special | None, theirs: Special | None) -> Gain:
         """Step 6: what a player scored by ``mine`` gets from one scored by ``theirs`` (None: by its duns)."""
         points = self.rules.specials
         if mine is None or (theirs is not None and _RANK[mine] >= _RANK[theirs]):
-            return NO_PARTS  # no special, or the lower one, or the same
+            return NOTHING  # no special, or the lower one, or the same
         if theirs is None or self.rules.special_vs_special is SpecialVsSpecial.HIGHER_TAKES_ITS_POINTS:
-            return Parts(specials=points[mine])
-        return Parts(specials=points[mine] - points[theirs])
+            return (0, 0, 0, 0, 0, points[mine])
+        return (0, 0, 0, 0, 0, points[mine] - points[theirs])
 
 
+_BONUSES = Parts._fields.index("bonuses")
 _RANK = {special: rank for rank, special in enumerate(SPECIALS)}  # high to low: a lower rank is the higher
 _DUN_NAMES = tuple(d.value for d in DUNS)
 _ALL_WON = {side: dict.fromkeys(_DUN_NAMES, side) for side in ("a", "b")}
