@@ -236,8 +236,8 @@ def _hand_answer(hand: HandValue, labels: dict[Message, str], lang: str) -> dict
 def round_score(score: j13.RoundScore, rules: ThirteenRules, detailed: bool) -> dict[str, Any]:
     """Every player's score and every pair's matchup, each unpacked in one loop (no call per player or
     pair, each NamedTuple read by position; a matchup's ``duns`` is answered as the rules built it: head,
-    middle, tail). ``detailed`` (a request naming its rules) adds why: each player's special, foul, sweeps,
-    home run and parts, and each pair's parts."""
+    middle, tail). ``detailed`` (a table scoring beyond the house book's) adds why: each player's special,
+    foul, sweeps, home run and parts, and each pair's parts."""
     lang = i18n.language()
     labels = _LABELS.setdefault(lang, {})
     value = _hand_answer
@@ -355,13 +355,13 @@ def make_blueprint(game: Game, schemas: Schemas) -> Blueprint:
     def arrangements_validate(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
         head, middle, tail = body["head"], body["middle"], body["tail"]
         answer = arrangement_result(j13.validate_arrangement(head, middle, tail, body["hand"], rules.deck))
-        if choice.named(body) and rules.deck.distinct:  # the specials it makes that the table pays
+        if not rules.house_scored and rules.deck.distinct:  # the specials it makes that the table pays
             answer["specials"] = paid_specials([*head, *middle, *tail], rules)
         return answer
 
     @operation("/rounds/score", schemas["RoundScoreRequest"], round_codes)
     def rounds_score(body: dict[str, Any], rules: ThirteenRules) -> dict[str, Any]:
-        return round_score(j13.score_round(body["players"], rules), rules, choice.named(body))
+        return round_score(j13.score_round(body["players"], rules), rules, not rules.house_scored)
 
     if "SpecialsRequest" in schemas:
 

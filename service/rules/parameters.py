@@ -177,6 +177,15 @@ class DeclaredRules:
             into[key] = parameter.write(value)
         return described
 
+    def as_served(self) -> bool:
+        """Whether every parameter declared after its game was served keeps the value it implied: rules a
+        game could always play, answered as the game always answered them."""
+        return all(
+            getattr(self, name) == parameter.implied
+            for name, parameter in declared(type(self))
+            if parameter.implied is not _ABSENT
+        )
+
     def canonical(self) -> str:
         """What the digest hashes (``describe(hashed=True)``) as canonical JSON (sorted keys, no spaces, ASCII)."""
         return json.dumps(self.describe(hashed=True), sort_keys=True, separators=(",", ":"), ensure_ascii=True)

@@ -140,24 +140,31 @@ def test_five_cards_of_one_suit_are_a_flush_not_a_pair_flush(client):
 @pytest.mark.parametrize("operation", ["duns/evaluate", "duns/compare", "arrangements/validate", "rounds/score",
                                        "arrangements/suggest"])  # fmt: skip
 def test_naming_the_rule_set_answers_the_same_and_names_it(client, base, rules, operation):
-    """Naming the rule set answers the same, names the rules, and says why where there is more to say: a
-    round's parts and each player's special, foul and sweeps, the specials an arrangement makes that the
-    table pays (none at the house tables)."""
     body = example(f"{base}/{operation}")
     plain = client.post(f"{base}/{operation}", json=body).get_json()
     named = client.post(f"{base}/{operation}", json={**body, "rule_set": rules.id}).get_json()
-    if operation == "rounds/score":
-        for player in named["players"]:
-            why = {key: player.pop(key) for key in ("special", "fouled", "swept", "made_home_run", "parts")}
-            assert (why["special"], why["fouled"]) == (None, False)
-            assert why["made_home_run"] == (len(why["swept"]) == 3) and why["parts"]["home_run"] == player["home_run"]
-            assert sum(why["parts"].values()) == player["total"] and why["parts"]["sweep"] == player["shots"]
-        for matchup in named["matchups"]:
-            assert matchup.pop("total_a") == matchup["points_a"] + matchup.pop("parts_a")["home_run"]
-    if operation == "arrangements/validate" and base == THIRTEEN:
-        assert named.pop("specials") == []
     assert named == {**plain, "rule_set": rules.id, "rules_digest": rules.digest}
     assert "rule_set" not in plain
+
+
+@pytest.mark.parametrize("base", [JOKER_THIRTEEN, THIRTEEN])
+def test_a_table_scoring_beyond_the_house_book_says_why_and_one_at_its_values_answers_as_before(client, base):
+    """A table setting a parameter to the house book's value is the house table (its digest too); one setting
+    another value gets each player's special, foul, sweeps, home run and parts, and each pair's parts."""
+    body = example(f"{base}/rounds/score")
+    plain = client.post(f"{base}/rounds/score", json=body).get_json()
+    house = client.post(f"{base}/rounds/score", json={**body, "rules": {"dun_points": 0, "foul": "refused"}})
+    rules = j13.GSCAS if base == JOKER_THIRTEEN else j13.ORDINARY
+    assert house.get_json() == {**plain, "rule_set": rules.id, "rules_digest": rules.digest}
+    doubled = client.post(f"{base}/rounds/score", json={**body, "rules": {"sweep_multiplier": 2}}).get_json()
+    for before, player in zip(plain["players"], doubled["players"], strict=True):
+        why = {key: player.pop(key) for key in ("special", "fouled", "swept", "made_home_run", "parts")}
+        assert (why["special"], why["fouled"]) == (None, False)
+        assert why["made_home_run"] == (len(why["swept"]) == 3) and why["parts"]["home_run"] == player["home_run"]
+        assert sum(why["parts"].values()) == player["total"] and why["parts"]["sweep"] == player["shots"]
+        assert (player["shots"], player["bonus"]) == (2 * before["shots"], before["bonus"])  # the sweep doubled
+    for matchup in doubled["matchups"]:
+        assert matchup.pop("total_a") == matchup["points_a"] + matchup.pop("parts_a")["home_run"]
 
 
 def test_the_house_rules_digest_is_what_games_lists(client):

@@ -238,9 +238,10 @@ def test_arrangements_validate_names_the_specials_the_table_pays(client):
     answer = client.post(f"{THIRTEEN}/arrangements/validate", json={**body, **SHISANSHUI}).get_json()
     assert answer["legal"] is False  # 相公 as placed: validate answers the duns' order as it is
     assert [(s["special"], s["points"]) for s in answer["specials"]] == [("dragon", 36), ("three_straights", 3)]
-    at_ordinary = client.post(f"{THIRTEEN}/arrangements/validate", json={**body, "rule_set": "ordinary"})
-    assert at_ordinary.get_json()["specials"] == []  # the house pays none
-    assert "specials" not in client.post(f"{THIRTEEN}/arrangements/validate", json=body).get_json()
+    own = client.post(f"{THIRTEEN}/arrangements/validate", json={**body, "rules": {"dun_points": 1}})
+    assert own.get_json()["specials"] == []  # a table of its own that pays none
+    for house in ({}, {"rule_set": "ordinary"}):  # the house table pays none: answered as it always was
+        assert "specials" not in client.post(f"{THIRTEEN}/arrangements/validate", json={**body, **house}).get_json()
     short = {**body, "tail": body["tail"][:4], **SHISANSHUI}
     assert client.post(f"{THIRTEEN}/arrangements/validate", json=short).get_json()["specials"] is None
 

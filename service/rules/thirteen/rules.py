@@ -193,6 +193,9 @@ class ThirteenRules(DeclaredRules):
     # duns._RUNG_SHIFT``): the round's settlement reads them by index
     bonus_by_rung: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     digest: str = field(init=False, compare=False)
+    # the house book's scoring (every parameter declared since at its implied value): answered as the games
+    # always answered; any other table's answers also say why (each part, specials, fouls, sweeps)
+    house_scored: bool = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         problems = _inconsistencies(self)
@@ -210,6 +213,7 @@ class ThirteenRules(DeclaredRules):
         )
         object.__setattr__(self, "bonus_by_rung", by_rung)
         object.__setattr__(self, "digest", digest_of(self.canonical()))
+        object.__setattr__(self, "house_scored", self.as_served())
 
     def with_bonuses(self, tables: Mapping[str, Mapping[str, int]]) -> ThirteenRules:
         """These rules with a house bonus table: each dun named in ``tables`` (by name) has its table
