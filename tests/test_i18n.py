@@ -389,6 +389,17 @@ def joker_thirteen_sample(rng: random.Random, found: list) -> None:
         collect(found, "joker-thirteen", j13.specials_of, hand)
     ordinary_table = [j13.Arrangement(*(rng.sample(ordinary, n) for n in (3, 5, 5))) for _ in range(4)]
     collect(found, "joker-thirteen", j13.score_round, ordinary_table, j13.ORDINARY)
+    # a table of one's own that cannot be played, and declarations a table does not take (rulings T6, T10)
+    for rules in (j13.GSCAS, j13.ORDINARY):
+        for described in ({"specials": {"dragon": 3}}, {"sweep": "all_lost", "shot": 2}):
+            collect(found, "joker-thirteen", rules.with_description, described)
+    by_player = j13.ORDINARY.with_description(
+        {"specials": {"dragon": 13}, "special_vs_special": "difference", "declare": "by_player"}
+    )
+    dealt = [ordinary[13 * seat : 13 * seat + 13] for seat in range(4)]
+    for table, declared in ((by_player, ["dragon", "six_pairs", None, None]), (j13.SHISANSHUI, ["dragon"] * 4)):
+        players = [j13.Arrangement(h[:3], h[3:8], h[8:], declare=d) for h, d in zip(dealt, declared, strict=True)]
+        collect(found, "joker-thirteen", j13.score_round, players, table)
     collect(found, "big-two", parse_cards, ["JK", "jk"])  # no jokers in Big Two
     # plays/legal's impossible situations
     first = cards("3c 4d 5h 6s 7c 9d Th Js Qc Kd Ah 2s 2c")
@@ -910,6 +921,7 @@ def human_texts(node: Any, found: list[str], where: str = "") -> Any:
         "detail": "status" in node and "type" in node,
         "reason": "factor" in node,
         "description": "jokers" in node,
+        "name": "special" in node,  # a special hand's name
     }
     out = {}
     for key, value in node.items():

@@ -183,7 +183,7 @@ def test_readme_names_every_operations_module_request_and_answer_model(python_cl
         assert isinstance(getattr(models, request), type) and isinstance(getattr(models, answer), type)
     assert {answer for tag, *_, answer in rows if tag == "thirteen"} == {
         "ThirteenDunValue", "ThirteenDunComparison", "ThirteenArrangementValidation", "ThirteenRoundScore",
-        "ThirteenSuggestion",
+        "ThirteenSuggestion", "ThirteenSpecials",
     }  # fmt: skip
 
 
