@@ -110,10 +110,19 @@ def count(place: Place, least: int, most: int, **options: Any) -> Any:
     return declare(place, integer(least, most), **options)
 
 
-def choice(place: Place, by_text: Mapping[str, Any], **options: Any) -> Any:
-    """One of ``by_text``'s values, written as its text."""
+def choice(place: Place, by_text: Mapping[str, Any], *, null: bool = False, **options: Any) -> Any:
+    """One of ``by_text``'s values, written as its text (``null``: or None, written as null, where the
+    parameter does not apply)."""
     text_of = {value: text for text, value in by_text.items()}
-    return declare(place, one_of(by_text), read=by_text.__getitem__, write=text_of.__getitem__, **options)
+    if not null:
+        return declare(place, one_of(by_text), read=by_text.__getitem__, write=text_of.__getitem__, **options)
+    return declare(
+        place,
+        Value("string", null=True, enum=tuple(by_text)),
+        read=lambda text: None if text is None else by_text[text],
+        write=lambda value: None if value is None else text_of[value],
+        **options,
+    )
 
 
 def choices(place: Place, by_text: Mapping[str, Any], least: int = 0, **options: Any) -> Any:

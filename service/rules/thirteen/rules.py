@@ -119,20 +119,6 @@ def _write_specials(specials: Mapping[Special, int]) -> dict[str, int]:
     return {s.value: points for s, points in specials.items()}
 
 
-def _nullable(by_text: Mapping[str, Any]) -> Any:
-    """A choice that is null where it does not apply (``special_vs_special`` and ``declare`` with no specials)."""
-    text_of = {value: text for text, value in by_text.items()}
-    return Value("string", null=True, enum=tuple(by_text)), (
-        lambda text: None if text is None else by_text[text],
-        lambda value: None if value is None else text_of[value],
-    )
-
-
-def _choice_or_none(place: str, by_text: Mapping[str, Any], **options: Any) -> Any:
-    value, (read, write) = _nullable(by_text)
-    return declare(place, value, read=read, write=write, **options)
-
-
 _DUN_CATEGORIES = {
     dun: tuple(
         c
@@ -181,11 +167,11 @@ class ThirteenRules(DeclaredRules):
     specials: Mapping[Special, int] = declare(
         "specials", _SPECIAL_POINTS, read=_read_specials, write=_write_specials, implied={}, default_factory=dict
     )  # 報到: the points of each special the table pays, high to low ({}: none)
-    special_vs_special: SpecialVsSpecial | None = _choice_or_none(
-        "special_vs_special", by_value(SpecialVsSpecial), implied=None, default=None
+    special_vs_special: SpecialVsSpecial | None = choice(
+        "special_vs_special", by_value(SpecialVsSpecial), null=True, implied=None, default=None
     )  # two specials: the higher takes its points, or the difference (null: the table pays no special)
-    declare: Declare | None = _choice_or_none(
-        "declare", by_value(Declare), implied=None, default=None
+    declare: Declare | None = choice(
+        "declare", by_value(Declare), null=True, implied=None, default=None
     )  # a special scored automatically, or only when declared (null: the table pays no special)
     deck: ThirteenDeck = JOKER_DECK  # the deck dealt, and how many cards each player gets
     bonus_by_name: Mapping[tuple[str, str], int] = field(init=False, repr=False, compare=False)
