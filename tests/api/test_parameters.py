@@ -159,6 +159,21 @@ def test_a_new_parameter_is_described_and_digested_at_its_place():
     assert table.digest not in (TAIWAN.digest, with_joker_finish(1).digest)
 
 
+@dataclass(frozen=True, slots=True)
+class WithImpliedJokerFinish(BigTwoRules):
+    """The same made-up parameter declared as one added to a game already served: every table had 1 until then."""
+
+    joker_finish: int = count(("winner_multipliers", "joker_finish"), 1, 4, default=1, implied=1)
+
+
+def test_a_parameter_added_later_at_its_implied_value_keeps_the_digest_a_client_pinned():
+    kept = {f.name: getattr(TAIWAN, f.name) for f in fields(TAIWAN) if f.init}
+    served, other = WithImpliedJokerFinish(**kept), WithImpliedJokerFinish(**kept, joker_finish=2)
+    assert served.describe()["winner_multipliers"]["joker_finish"] == 1  # listed all the same
+    assert (served.digest, served.as_served()) == (TAIWAN.digest, True)
+    assert other.digest != TAIWAN.digest and not other.as_served()
+
+
 def test_a_new_parameter_is_read_from_a_request_and_its_refusals_name_its_place():
     table = with_joker_finish(1).with_description({"winner_multipliers": {"joker_finish": 4, "grand_slam": 3}})
     assert (type(table), table.joker_finish, table.grand_slam) == (WithJokerFinish, 4, 3)
