@@ -182,6 +182,7 @@ class ThirteenRules(DeclaredRules):
     # the house book's scoring (every parameter declared since at its implied value): answered as the games
     # always answered; any other table's answers also say why (each part, specials, fouls, sweeps)
     house_scored: bool = field(init=False, compare=False)
+    kept: dict[str, Any] = field(init=False, repr=False, compare=False)  # tables derived by the scoring, once
 
     def __post_init__(self) -> None:
         problems = _inconsistencies(self)
@@ -200,6 +201,7 @@ class ThirteenRules(DeclaredRules):
         object.__setattr__(self, "bonus_by_rung", by_rung)
         object.__setattr__(self, "digest", digest_of(self.canonical()))
         object.__setattr__(self, "house_scored", self.as_served())
+        object.__setattr__(self, "kept", {})
 
     def with_bonuses(self, tables: Mapping[str, Mapping[str, int]]) -> ThirteenRules:
         """These rules with a house bonus table: each dun named in ``tables`` (by name) has its table

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, compress
+from operator import mul, sub
 from typing import NamedTuple
 
 from service.rules.cards import Card, duplicate_card, find_duplicates
@@ -61,6 +62,12 @@ Gain = tuple[int, int, int, int, int, int]
 """What one player gets from another, part by part as ``Parts`` orders them: a plain tuple while a round is
 settled (six a pair made and dropped), a ``Parts`` in the answer."""
 NOTHING: Gain = (0, 0, 0, 0, 0, 0)
+PairResult = tuple[Mapping[str, str] | None, Gain, Gain, bool, bool]
+Fixed = tuple[int, int, int, int]
+"""What a player gets from a pair's outcome but its bonuses: duns, majority, sweep, and the sweep's slope in the
+bonuses it won."""
+"""One pair a < b not compared dun by dun, before home runs: who won each dun (None: nobody), what a gets from
+b, what b gets from a, whether a swept b and whether b swept a."""
 
 
 class Matchup(NamedTuple):
@@ -222,17 +229,6 @@ def _declaration(seat: int, case: str, special: Special | None = None) -> InputP
 _NOBODY = (None,) * PLAYERS  # no player scored by a special, none fouled (falsy alike)
 
 
-class _Pair(NamedTuple):
-    """One pair a < b before home runs: who won each dun (None: not compared), what each gets from the
-    other, and whether each swept the other."""
-
-    duns: Mapping[str, str] | None
-    gain_a: Gain
-    gain_b: Gain
-    swept_a: bool
-    swept_b: bool
-
-
 def _settled(
     values: Sequence[Mapping[Dun, HandValue]],
     orders: Sequence[Orders],
@@ -241,59 +237,87 @@ def _settled(
     rules: ThirteenRules,
 ) -> RoundScore:
     """The six pairs and the four players' scores: each dun's strength compared as its ``_order`` int and
-    its bonus read once per player (by the order's rung). tests/thirteen/table_reference.py holds it to the
-    rules folder's steps, and tests/joker_thirteen/test_fast_paths.py to the house book, pair by pair."""
+    its bonus read once per player (by the order's rung); a pair's gains are plain tuples until the answer's
+    ``Parts``. tests/thirteen/table_reference.py holds it to the rules folder's steps, and
+    tests/joker_thirteen/test_fast_paths.py to the house book, pair by pair."""
     head_bonus, middle_bonus, tail_bonus = rules.bonus_by_rung
     bonuses = [
         (head_bonus[head >> _RUNG_SHIFT], middle_bonus[middle >> _RUNG_SHIFT], tail_bonus[tail >> _RUNG_SHIFT])
         for head, middle, tail in orders
     ]
     table = _Table(rules)
-    pairs = [table.pair(orders, bonuses, specials, fouled, a, b) for a, b in _PAIRS]
-    swept = {(a, b): pair.swept_a for (a, b), pair in zip(_PAIRS, pairs, strict=True)}
-    swept |= {(b, a): pair.swept_b for (a, b), pair in zip(_PAIRS, pairs, strict=True)}
-    home_runs = [all(swept[seat, other] for other in _SEATS if other != seat) for seat in _SEATS]
-    matchups = []
-    nets: list[Sequence[int]] = [NOTHING] * PLAYERS
-    for (a, b), pair in zip(_PAIRS, pairs, strict=True):
-        gain_a = table.home_run(pair.gain_a) if home_runs[a] else pair.gain_a
-        gain_b = table.home_run(pair.gain_b) if home_runs[b] else pair.gain_b
-        parts = Parts(*map(int.__sub__, gain_a, gain_b))
-        nets[a] = list(map(int.__add__, nets[a], parts))
-        nets[b] = list(map(int.__sub__, nets[b], parts))
-        shot = _SHOT_BY[pair.swept_a][pair.swept_b]
-        points = sum(parts) - parts.home_run
-        matchups.append(Matchup(a, b, pair.duns, shot, gain_a[_BONUSES], gain_b[_BONUSES], points, parts))
-    totals = [Parts(*net) for net in nets]
-    scores = tuple(
-        PlayerScore(
-            seat, sum(net), net.sweep, net.home_run, net.bonuses, values[seat], net, specials[seat],
-            bool(fouled[seat]), tuple(other for other in _SEATS if other != seat and swept[seat, other]),
-            home_runs[seat],
-        )
-        for seat, net in enumerate(totals)
-    )  # fmt: skip  # a player's eleven fields, grouped as the NamedTuple declares them
-    return RoundScore(scores, tuple(matchups))
-
-
-def _compare(
-    mine: Orders, theirs: Orders, my_bonus: tuple[int, int, int], their_bonus: tuple[int, int, int]
-) -> tuple[dict[str, str], int, int, int, int]:
-    """Two players' duns compared: who won each, how many each won, and the bonuses each won."""
-    won = {}
-    wins_a = wins_b = bonus_a = bonus_b = 0
-    for name, a, b, bonus_of_a, bonus_of_b in zip(_DUN_NAMES, mine, theirs, my_bonus, their_bonus, strict=True):
-        if a > b:
-            won[name] = "a"
-            wins_a += 1
-            bonus_a += bonus_of_a
-        elif b > a:
-            won[name] = "b"
-            wins_b += 1
-            bonus_b += bonus_of_b
+    by_outcome = rules.kept.get("pairs") or rules.kept.setdefault("pairs", table.by_outcome())
+    swept = [[False] * PLAYERS for _ in _SEATS]  # swept[i][j]: i swept j
+    pairs = []
+    for a, b in _PAIRS:
+        if specials[a] or specials[b] or fouled[a] or fouled[b]:
+            duns, gain_a, gain_b, swept[a][b], swept[b][a] = table.apart(bonuses, specials, fouled, a, b)
         else:
-            won[name] = "tie"
-    return won, wins_a, wins_b, bonus_a, bonus_b
+            head_a, middle_a, tail_a = orders[a]
+            head_b, middle_b, tail_b = orders[b]
+            outcome = _OUTCOMES[
+                (head_a > head_b) + 2 * (head_b > head_a)
+                + 3 * ((middle_a > middle_b) + 2 * (middle_b > middle_a))
+                + 9 * ((tail_a > tail_b) + 2 * (tail_b > tail_a))
+            ]  # fmt: skip  # one digit a dun: 0 tied, 1 won by a, 2 won by b
+            bonus_a = sum(map(mul, outcome.won_a, bonuses[a]))
+            bonus_b = sum(map(mul, outcome.won_b, bonuses[b]))
+            swept[a][b], swept[b][a], (duns_a, majority_a, sweep_a, slope_a), (duns_b, majority_b, sweep_b, slope_b) = (
+                by_outcome[outcome.code]
+            )
+            duns = outcome.duns
+            gain_a = (duns_a, bonus_a, majority_a, sweep_a + slope_a * bonus_a, 0, 0)
+            gain_b = (duns_b, bonus_b, majority_b, sweep_b + slope_b * bonus_b, 0, 0)
+        pairs.append((a, b, duns, gain_a, gain_b))
+    home_runs = [sum(row) == PLAYERS - 1 for row in swept]  # nobody sweeps itself
+    received: list[list[Gain]] = [[] for _ in _SEATS]  # each player's gains from its three others
+    paid: list[list[Gain]] = [[] for _ in _SEATS]  # and theirs from it
+    matchups = []
+    for a, b, duns, gain_a, gain_b in pairs:
+        if home_runs[a]:
+            gain_a = table.home_run(gain_a)
+        if home_runs[b]:
+            gain_b = table.home_run(gain_b)
+        parts = Parts._make(map(sub, gain_a, gain_b))
+        points = sum(parts) - parts.home_run
+        shot = _SHOT_BY[swept[a][b]][swept[b][a]]
+        matchups.append(Matchup(a, b, duns, shot, gain_a[_BONUSES], gain_b[_BONUSES], points, parts))
+        received[a].append(gain_a)
+        paid[a].append(gain_b)
+        received[b].append(gain_b)
+        paid[b].append(gain_a)
+    scores = []
+    for seat in _SEATS:
+        (got_1, got_2, got_3), (gave_1, gave_2, gave_3) = received[seat], paid[seat]
+        net = Parts._make(
+            [a + b + c - x - y - z for a, b, c, x, y, z in zip(got_1, got_2, got_3, gave_1, gave_2, gave_3)]
+        )
+        whom = tuple(compress(_SEATS, swept[seat]))
+        scores.append(
+            PlayerScore(seat, sum(net), net.sweep, net.home_run, net.bonuses, values[seat], net, specials[seat],
+                        bool(fouled[seat]), whom, home_runs[seat])
+        )  # fmt: skip  # a player's eleven fields, as the NamedTuple declares them
+    return RoundScore(tuple(scores), tuple(matchups))
+
+
+class _Outcome(NamedTuple):
+    """How a pair's three duns went, one of 27: who won each (the answer's ``duns``), which duns each player
+    won (1 where it won) and how many."""
+
+    code: int  # per dun a digit, head first: 0 tied, 1 won by a, 2 won by b
+    duns: Mapping[str, str]
+    won_a: tuple[int, int, int]
+    won_b: tuple[int, int, int]
+    wins_a: int
+    wins_b: int
+
+
+def _outcome(code: int) -> _Outcome:
+    digits = (code % 3, code // 3 % 3, code // 9)
+    won_a = tuple(int(d == 1) for d in digits)
+    won_b = tuple(int(d == 2) for d in digits)
+    duns = {name: ("tie", "a", "b")[d] for name, d in zip(_DUN_NAMES, digits, strict=True)}
+    return _Outcome(code, duns, won_a, won_b, sum(won_a), sum(won_b))  # type: ignore[arg-type]  # three digits
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,36 +326,40 @@ class _Table:
 
     rules: ThirteenRules
 
-    def pair(
+    def apart(
         self,
-        orders: Sequence[Orders],
         bonuses: Sequence[tuple[int, int, int]],
         specials: Sequence[Special | None],
         fouled: Sequence[bool | None],
         a: int,
         b: int,
-    ) -> _Pair:
-        """Players ``a`` and ``b`` before home runs: by their specials (step 6), by a foul (step 5: the other
-        wins every dun, with its bonuses, and sweeps; two fouled pay nothing) or dun by dun (steps 1-3)."""
+    ) -> PairResult:
+        """Players ``a`` and ``b`` not compared dun by dun, before home runs: by their specials (step 6) or by
+        a foul (step 5: the other wins every dun, with its bonuses, and sweeps; two fouled pay nothing)."""
         if specials[a] or specials[b]:
-            return _Pair(
-                None, self.specials(specials[a], specials[b]), self.specials(specials[b], specials[a]), False, False
-            )
+            return None, self.specials(specials[a], specials[b]), self.specials(specials[b], specials[a]), False, False
         if fouled[a] and fouled[b]:
-            return _Pair(None, NOTHING, NOTHING, False, False)
+            return None, NOTHING, NOTHING, False, False
         if fouled[b]:
-            return _Pair(_ALL_WON["a"], self.gain(3, 0, sum(bonuses[a]), True), NOTHING, True, False)
-        if fouled[a]:
-            return _Pair(_ALL_WON["b"], NOTHING, self.gain(3, 0, sum(bonuses[b]), True), False, True)
-        won, wins_a, wins_b, bonus_a, bonus_b = _compare(orders[a], orders[b], bonuses[a], bonuses[b])
-        swept_a, swept_b = self.sweeps(wins_a, wins_b), self.sweeps(wins_b, wins_a)
-        return _Pair(
-            won,
-            self.gain(wins_a, wins_b, bonus_a, swept_a),
-            self.gain(wins_b, wins_a, bonus_b, swept_b),
-            swept_a,
-            swept_b,
-        )
+            return _ALL_WON["a"], self.gain(3, 0, sum(bonuses[a]), True), NOTHING, True, False
+        return _ALL_WON["b"], NOTHING, self.gain(3, 0, sum(bonuses[b]), True), False, True
+
+    def by_outcome(self) -> tuple[tuple[bool, bool, Fixed, Fixed], ...]:
+        """Per outcome of a pair's duns (``_Outcome.code``): whether a swept b, whether b swept a, and what each
+        gets but its bonuses, with the slope of its sweep part in them (steps 1-3, from ``gain``): a table of
+        the rules, built once and kept on them. The bonuses a player won add to its gain as themselves, and
+        to its sweep part times the slope (the sweep multiplies them, or not)."""
+        found = []
+        for outcome in _OUTCOMES:
+            wins_a, wins_b = outcome.wins_a, outcome.wins_b
+            swept_a, swept_b = self.sweeps(wins_a, wins_b), self.sweeps(wins_b, wins_a)
+            found.append((swept_a, swept_b, self.fixed(wins_a, wins_b, swept_a), self.fixed(wins_b, wins_a, swept_b)))
+        return tuple(found)
+
+    def fixed(self, wins: int, losses: int, swept: bool) -> Fixed:
+        """``gain`` without bonuses: (duns, majority, sweep), and the sweep's slope in the bonuses won."""
+        duns, _, majority, sweep, _, _ = self.gain(wins, losses, 0, swept)
+        return duns, majority, sweep, self.gain(wins, losses, 1, swept)[3] - sweep
 
     def sweeps(self, wins: int, losses: int) -> bool:
         """Step 3: whether a player who won ``wins`` duns and lost ``losses`` sweeps the other."""
@@ -371,6 +399,9 @@ _BONUSES = Parts._fields.index("bonuses")
 _RANK = {special: rank for rank, special in enumerate(SPECIALS)}  # high to low: a lower rank is the higher
 _DUN_NAMES = tuple(d.value for d in DUNS)
 _ALL_WON = {side: dict.fromkeys(_DUN_NAMES, side) for side in ("a", "b")}
+_OUTCOMES = tuple(_outcome(code) for code in range(27))
+"""Every outcome of a pair's duns, by code: built once, shared by every round (an answer's ``duns`` is one of
+these, never changed)."""
 _SHOT_BY = ((None, "b"), ("a", "both"))  # by [a swept b][b swept a]
 _SEATS = range(PLAYERS)
 
