@@ -262,15 +262,18 @@ def round_score(score: j13.RoundScore, rules: ThirteenRules, detailed: bool) -> 
             answer["fouled"] = fouled
             answer["swept"] = list(swept)
             answer["made_home_run"] = made_home_run
-            answer["parts"] = dict(zip(PART_NAMES, net, strict=True))
+            answer["parts"] = parts(net)
         for shaped, (*_, parts_a) in zip(matchups, score.matchups, strict=True):
-            shaped["parts_a"] = dict(zip(PART_NAMES, parts_a, strict=True))
+            shaped["parts_a"] = parts(parts_a)
             shaped["total_a"] = sum(parts_a)
     return {"players": players, "matchups": matchups}
 
 
-PART_NAMES = Parts._fields
-"""The parts of a total, as an answer names them."""
+def parts(found: Parts) -> dict[str, int]:
+    """The parts of a total, as an answer names them."""
+    duns, bonuses, majority, sweep, home_run, specials = found
+    return {"duns": duns, "bonuses": bonuses, "majority": majority, "sweep": sweep, "home_run": home_run,
+            "specials": specials}  # fmt: skip  # ``Parts``' six, in its order
 
 
 def _probability(x: float) -> float:

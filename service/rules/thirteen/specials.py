@@ -265,4 +265,4 @@ def specials_of(hand: Sequence[Card], path: Path = ("cards",)) -> tuple[Special,
 def scored_special(made: Sequence[Special], listed: Collection[Special]) -> Special | None:
     """The special a hand making ``made`` (highest first, as ``specials_of`` answers) is scored by at a table
     paying ``listed``: the highest listed one, None when the table lists none of them."""
-    return next((s for s in made if s in listed), None)
+    return next(filter(listed.__contains__, made), None)
