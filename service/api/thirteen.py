@@ -27,9 +27,9 @@ from service.api.common import (
 )
 from service.api.games import Operations, RuleChoice, Schemas, rule_set_field, table_rules_schema
 from service.api.schema import length
-from service.rules import errors as j13_errors
 from service.rules import thirteen as j13
 from service.rules.cards import NotationProblem, card_texts
+from service.rules.errors import InvalidInputError
 from service.rules.games import Game
 from service.rules.hand_value import HandValue
 from service.rules.messages import Message
@@ -184,7 +184,7 @@ def paid_specials(cards: list[Any], rules: ThirteenRules) -> list[dict[str, Any]
     distinct cards of the 52 (a special is a property of exactly those)."""
     try:
         made = specials_of(cards)
-    except j13_errors.InvalidInputError:
+    except InvalidInputError:
         return None
     lang = i18n.language()
     return [special_hand(s, rules, lang) for s in made if s in rules.specials]
