@@ -15,7 +15,18 @@ from service.rules import messages
 from service.rules.cards import DECK, JOKER, NotationProblem, cards
 from service.rules.errors import InvalidInputError
 from service.rules.messages import EN, ZH_CN, ZH_TW
-from service.rules.thirteen import SPECIAL_LABELS, SPECIALS, ArrangementViolation, Special, scored_special, specials_of
+from service.rules.thirteen import (
+    SHISANSHUI,
+    SPECIAL_LABELS,
+    SPECIALS,
+    Arrangement,
+    ArrangementViolation,
+    Special,
+    score_round,
+    scored_special,
+    specials_of,
+)
+from service.rules.thirteen.suggest import naive_arrangement
 from tests.thirteen.specials_reference import (
     DEFINITIONS,
     SPLIT_SPECIALS,
@@ -312,3 +323,26 @@ def test_every_special_equals_its_plain_definition_on_seeded_random_constructed_
         assert made == reference_specials(hand), [c.text for c in hand]
         found.update(made)
     assert found == set(SPECIALS)
+
+
+def test_a_round_reads_each_hands_specials_from_its_duns_as_the_hand_is_read():
+    """A scored round reads each player's specials from its duns' sums (the hand's shape, no card read
+    again): at 十三水, which pays every special automatically, each player set by the naive arranger (legal,
+    so its duns are compared or it is scored by a special) is scored by the highest special the reference
+    finds. Seeded: 100 random hands, and per special 10 hands making it and 10 near misses, each dealt
+    with three random others."""
+    rng = random.Random(20261207)
+    firsts = [rng.sample(DECK, 13) for _ in range(100)]
+    for special in SPECIALS:
+        for _ in range(10):
+            hand = making(special, rng)
+            firsts += [hand, near(hand, rng)]
+    found = set()
+    for first in firsts:
+        rest = rng.sample([c for c in DECK if c not in first], 39)
+        hands = [first, rest[:13], rest[13:26], rest[26:]]
+        players = [Arrangement(*naive_arrangement(hand)) for hand in hands]
+        served = [p.special for p in score_round(players, SHISANSHUI).players]
+        assert served == [scored_special(reference_specials(hand), SHISANSHUI.specials) for hand in hands]
+        found.update(served)
+    assert found == {*SPECIALS, None}

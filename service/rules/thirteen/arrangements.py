@@ -20,6 +20,8 @@ from service.rules.thirteen.duns import (
     _ALL_CARDS,
     _CARD_BITS,
     _CARD_SHIFT,
+    _HAND_SHAPE,
+    _SUIT_START,
     _TOO_MANY,
     DOMAIN,
     DUNS,
@@ -209,15 +211,19 @@ Orders = tuple[int, int, int]
 """A player's head, middle and tail strengths as ``_order`` ints."""
 
 
-def _lawful_arrangement(
-    arrangement: Arrangement, deck: ThirteenDeck
-) -> tuple[dict[Dun, HandValue], int, Orders] | None:
-    """The duns of a legal arrangement (no violation at all), what the player holds (the hand when given,
-    else the placed cards) as card fields from their start, and the duns' ``_order``s; None when anything
-    may be wrong, for ``_check`` to say what.
+Lawful = tuple[dict[Dun, HandValue], int, Orders, int]
+"""A legal arrangement as its duns' sums read it (``_lawful_arrangement``): its duns' values, what the player
+holds (the hand when given, else the placed cards) as card fields from their start, the duns' ``_order``s and
+the 13 placed cards' shape (``_HAND_SHAPE``: a special hand is read from it). A plain tuple: four a round."""
 
-    A dun's sum never carries from its low fields into its card fields, so the three sums' card fields
-    added hold each placed card's count; the hand's are added from ``_CARD_FIELD`` alone."""
+
+def _lawful_arrangement(arrangement: Arrangement, deck: ThirteenDeck) -> Lawful | None:
+    """A legal arrangement (no violation at all) read from its duns' sums; None when anything may be wrong,
+    for ``_check`` to say what.
+
+    The three sums are added less their suit fields' starts: no low field then carries into the card
+    fields, so the total's card fields hold each placed card's count and its low fields are the hand's
+    shape. The hand's card fields are added from ``_CARD_FIELD`` alone."""
     head, middle, tail = (
         _lawful_dun(3, arrangement.head, deck),
         _lawful_dun(5, arrangement.middle, deck),
@@ -229,7 +235,8 @@ def _lawful_arrangement(
     middle_value, middle_order, middle_key = middle
     tail_value, tail_order, tail_key = tail
     start = deck.cards_start
-    placed = (head_key >> _CARD_SHIFT) + (middle_key >> _CARD_SHIFT) + (tail_key >> _CARD_SHIFT) - 2 * start
+    total = head_key + middle_key + tail_key - len(DUNS) * _SUIT_START
+    placed = (total >> _CARD_SHIFT) - 2 * start
     if placed & _CARDS_TOO_MANY:
         return None  # a card placed beyond the deck's copies
     holding = placed
@@ -246,7 +253,8 @@ def _lawful_arrangement(
             return None  # a card placed more often than the hand holds it: each field 64 + held - placed
     if not head_order < middle_order <= tail_order:
         return None  # 相公
-    return {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}, holding, (head_order, middle_order, tail_order)
+    duns = {HEAD: head_value, MIDDLE: middle_value, TAIL: tail_value}
+    return duns, holding, (head_order, middle_order, tail_order), total & _HAND_SHAPE
 
 
 def validate_arrangement(

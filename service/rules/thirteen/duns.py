@@ -241,6 +241,11 @@ _ALL_CARDS: tuple[Card, ...] = (*DECK, JOKER)  # by Card.index
 
 
 _TOO_MANY = sum(_CARD_LIMIT << (_CARD_SHIFT + _CARD_BITS * c.index) for c in _ALL_CARDS)
+_SUIT_START = sum(3 << (_SUIT_SHIFT + 4 * s) for s in range(4))  # every suit field's start, in each dun's sum
+_HAND_SHAPE = (1 << _CARD_SHIFT) - 1
+"""The low fields of the three duns' sums added less their suit starts: the 13 cards' shape, how many of each
+rank, jokers and cards of each suit (a suit's field at most 13: no carry into the card fields), the key
+``specials.py`` reads a special hand from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +264,7 @@ class ThirteenDeck:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", tuple(c for c, n in self.copies.items() for _ in range(n)))
-        start = sum(3 << (_SUIT_SHIFT + 4 * s) for s in range(4)) + sum(
+        start = _SUIT_START + sum(
             (_CARD_LIMIT - 1 - self.copies.get(c, 0)) << (_CARD_SHIFT + _CARD_BITS * c.index) for c in _ALL_CARDS
         )
         object.__setattr__(self, "start", start)

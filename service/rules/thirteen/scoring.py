@@ -41,7 +41,7 @@ from service.rules.thirteen.rules import (
     Sweep,
     ThirteenRules,
 )
-from service.rules.thirteen.specials import SPECIALS, Special, scored_special, specials_of
+from service.rules.thirteen.specials import SPECIALS, Special, scored_special, specials_of, specials_of_shape
 
 # --- the round score ----------------------------------------------------------------------------------
 
@@ -157,8 +157,8 @@ def score_round(players: Sequence[Arrangement], rules: ThirteenRules = GSCAS) ->
         )
     lawful = _lawful_round(players, deck)
     if lawful is not None:  # the usual round: every arrangement legal, no card twice
-        values, orders = lawful
-        specials = _specials(players, rules) if rules.specials or _declared(players) else _NOBODY
+        values, orders, shapes = lawful
+        specials = _specials(players, rules, shapes) if rules.specials or _declared(players) else _NOBODY
         return _settled(values, orders, specials, _NOBODY, rules)
     checked = [_check(arrangement, deck) for arrangement in players]
     # 相公 is refused with every other problem where the table refuses fouls and pays no special, as the house
@@ -195,30 +195,43 @@ def _declared(players: Sequence[Arrangement]) -> bool:
     return any(arrangement.declare is not None for arrangement in players)
 
 
-def _specials(players: Sequence[Arrangement], rules: ThirteenRules) -> tuple[Special | None, ...]:
+def _specials(
+    players: Sequence[Arrangement], rules: ThirteenRules, shapes: Sequence[int] | None = None
+) -> tuple[Special | None, ...]:
     """The special each player is scored by (step 7 of the table's scoring): under ``automatic`` its highest
     listed one, under ``by_player`` the one it declares, which must be listed and made (``InvalidInputError``
-    naming each player whose declaration the table does not take)."""
+    naming each player whose declaration the table does not take). ``shapes``: each player's, from its duns'
+    sums, when every arrangement is legal (``_lawful_round``); else each hand's cards are read again."""
     by_player = rules.declare is Declare.BY_PLAYER
+    automatic = bool(rules.specials) and not by_player
     found: list[Special | None] = []
     problems = []
     for seat, arrangement in enumerate(players):
-        cards = [*arrangement.head, *arrangement.middle, *arrangement.tail]
         declared = arrangement.declare
-        if declared is not None and not by_player:
-            problems.append(_declaration(seat, "not_taken"))
-        elif declared is not None:
-            special = Special(declared)
-            if special not in rules.specials:
-                problems.append(_declaration(seat, "not_listed", special))
-            elif special not in specials_of(cards, ("players", seat)):
-                problems.append(_declaration(seat, "not_made", special))
-            found.append(special)
+        if declared is None:
+            made = _specials_made(arrangement, seat, shapes) if automatic else ()
+            found.append(scored_special(made, rules.specials) if made else None)  # most hands make none
             continue
-        found.append(None if by_player or not rules.specials else scored_special(specials_of(cards), rules.specials))
+        if not by_player:
+            problems.append(_declaration(seat, "not_taken"))
+            continue
+        special = Special(declared)
+        if special not in rules.specials:
+            problems.append(_declaration(seat, "not_listed", special))
+        elif special not in _specials_made(arrangement, seat, shapes):
+            problems.append(_declaration(seat, "not_made", special))
+        found.append(special)
     if problems:
         raise InvalidInputError(problems)
     return tuple(found)
+
+
+def _specials_made(arrangement: Arrangement, seat: int, shapes: Sequence[int] | None) -> tuple[Special, ...]:
+    """Every special a player's 13 placed cards make, from its shape when read (``InvalidInputError`` at
+    the player unless they are 13 distinct cards of the 52)."""
+    if shapes is None:
+        return specials_of([*arrangement.head, *arrangement.middle, *arrangement.tail], ("players", seat))
+    return specials_of_shape(shapes[seat], (arrangement.head, arrangement.middle, arrangement.tail))
 
 
 def _declaration(seat: int, case: str, special: Special | None = None) -> InputProblem:
@@ -411,22 +424,25 @@ _PAIRS = tuple(combinations(range(PLAYERS), 2))
 
 def _lawful_round(
     players: Sequence[Arrangement], deck: ThirteenDeck
-) -> tuple[list[dict[Dun, HandValue]], list[Orders]] | None:
-    """Every player's duns and their ``_order``s, when nothing can be wrong (the usual round): every
-    arrangement legal (``_lawful_arrangement``) and no card beyond the deck's copies across the table.
-    None otherwise, for ``_check`` and ``_table_duplicates`` to find what is wrong. The players' holdings
-    are added as card fields: lawful each, so no card counts more than 4 x 3 across the table (no carry)."""
+) -> tuple[list[dict[Dun, HandValue]], list[Orders], list[int]] | None:
+    """Every player's duns, their ``_order``s and its hand's shape (what its specials are read from), when
+    nothing can be wrong (the usual round): every arrangement legal (``_lawful_arrangement``) and no card
+    beyond the deck's copies across the table. None otherwise, for ``_check`` and ``_table_duplicates`` to
+    find what is wrong. The players' holdings are added as card fields: lawful each, so no card counts more
+    than 4 x 3 across the table (no carry)."""
     values = []
     orders = []
+    shapes = []
     cards = -(PLAYERS - 1) * deck.cards_start  # the four holdings added, one start left
     for arrangement in players:
         found = _lawful_arrangement(arrangement, deck)
         if found is None:
             return None
-        duns, holding, order = found
+        duns, holding, order, shape = found
         values.append(duns)
         orders.append(order)
+        shapes.append(shape)
         cards += holding
     if cards & _CARDS_TOO_MANY:
         return None
-    return values, orders
+    return values, orders, shapes

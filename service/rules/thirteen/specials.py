@@ -29,13 +29,15 @@ split 3 + 5 and 5). A split needs no dun order. One hand may make several specia
 too: docs/rulings.md, T5): ``specials_of`` answers every one, highest first, whatever any table pays, and a
 table scores the highest it lists (``scored_special``).
 
-How it is read: each card has a code and the codes of the 13 cards are added into one int, the hand's key,
-of three fields: per rank how many cards (3 bits a rank), per suit how many cards (4 bits a suit) and per
-suit which ranks (a 13-bit mask a suit). Every special is then a few bit operations on those fields, or one
-look-up in a set built once at import from the definition itself: the rank counts three straights can make,
-the suit sizes three flushes can make and the rank masks a suit's share of three straight flushes can be. No
-split of the 13 cards is tried per call. tests/thirteen/specials_reference.py defines each special plainly
-(every 3/5/5 split tried) and the tests hold this module to it.
+How it is read: the hand's shape is one int of two fields, per rank how many cards (3 bits a rank) and per
+suit how many cards (4 bits a suit), laid out as a dun's sum lays them out (duns.py), so that a scored round
+reads each player's shape from its duns' sums, and a hand asked about adds its cards' codes. Most hands make
+no special, and a handful of operations says so (``_may_make_one``). Every special is then a few bit
+operations on those fields, or one look-up in a set built once at import from the definition itself: the
+rank counts three straights can make, the suit sizes three flushes can make and the rank masks a suit's share
+of three straight flushes can be (which ranks each suit holds is read from the cards, for a hand of three
+flushes alone). No split of the 13 cards is tried per call. tests/thirteen/specials_reference.py defines
+each special plainly (every 3/5/5 split tried) and the tests hold this module to it.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from service.rules.cards import DECK, JOKER, Card, NotationProblem, Suit, find_d
 from service.rules.cards import DOMAIN as CARDS_DOMAIN
 from service.rules.errors import InputProblem, InvalidInputError, Path, problem
 from service.rules.thirteen.arrangements import ArrangementViolation
-from service.rules.thirteen.duns import DOMAIN, SET_CARDS
+from service.rules.thirteen.duns import _JOKER_COUNT_SHIFT, _SUIT_SHIFT, DOMAIN, SET_CARDS
 
 
 class Special(StrEnum):
@@ -78,26 +80,26 @@ SPECIAL_LABELS = {s: messages.label(DOMAIN, s.value) for s in Special}
 """Each special's name: its catalog key (``label.<code>``, rendered by the HTTP layer in the client's language)."""
 
 
-# --- a hand as three fields of one int ------------------------------------------------------------------
+# --- a hand as fields of one int ---------------------------------------------------------------------------
 #
 #   bits 0-38     how many cards of each rank (3 bits per rank, 2 to A)
-#   bits 40-55    how many cards of each suit (4 bits per suit, c d h s)
-#   bits 56-119   per suit (16 bits each) a bit per rank held (bit 0 the 2, bit 12 the ace); a field's bits
-#                 13-15 stay clear, so a card added twice carries into the next bit (one bit per card)
-#   bit 120 on    the jokers: no special is read with one
+#   bits 39-41    how many jokers: no special is read with one
+#   bits 42-57    how many cards of each suit (4 bits per suit, c d h s)
+#   bits 58-110   a bit per card (by ``Card.index``): 13 distinct cards set 13 of them
 #
-# Each card has its code (``_CODES``), and a hand's key is the sum of its cards' codes. Thirteen distinct
-# cards set exactly thirteen bits of the rank masks: n powers of two add up to n set bits only when they
-# are distinct, so one popcount checks the hand.
+# Bits 0-57 are the hand's shape, laid out as the low fields of a dun's sum in duns.py (``_HAND_SHAPE``): a
+# round's arrangements hand their shapes over from their duns' sums, and ``specials_of`` adds its cards'
+# codes (``_CODES``) into a key of its own, whose card bits check the hand: n powers of two add up to n set
+# bits only when they are distinct, so one popcount finds a card twice. Which ranks each suit holds (a
+# 13-bit mask a suit, ``_masks``) is read from the cards only for a hand of three flushes.
 
 _RANK_BITS = 3
-_SIZE_SHIFT = 40
 _SIZE_BITS = 4
-_MASK_SHIFT = 56
 _MASK_BITS = 16
-_JOKER_SHIFT = _MASK_SHIFT + 4 * _MASK_BITS
 _RANK_COUNTS = (1 << _RANK_BITS * 13) - 1
+_JOKERS = ((1 << _RANK_BITS) - 1) << _JOKER_COUNT_SHIFT
 _SUIT_SIZES = (1 << 4 * _SIZE_BITS) - 1
+_CARD_BITS_SHIFT = _SUIT_SHIFT + 4 * _SIZE_BITS
 _MASK_FIELD = (1 << _MASK_BITS) - 1
 _ONES = sum(1 << _RANK_BITS * i for i in range(13))  # bit 0 of every rank count
 _DRAGON = _ONES  # one card of every rank
@@ -120,13 +122,27 @@ def _size_field(sizes: Mapping[Suit, int]) -> int:
 
 def _code(c: Card) -> int:
     if c is JOKER:
-        return 1 << _JOKER_SHIFT
+        return (1 << _JOKER_COUNT_SHIFT) + (1 << _CARD_BITS_SHIFT + c.index)
     assert c.suit is not None  # not the joker
-    rank_mask = _rank_mask((c.rank,)) << _MASK_BITS * c.suit.order
-    return _rank_field((c.rank,)) + (_size_field({c.suit: 1}) << _SIZE_SHIFT) + (rank_mask << _MASK_SHIFT)
+    return _rank_field((c.rank,)) + (_size_field({c.suit: 1}) << _SUIT_SHIFT) + (1 << _CARD_BITS_SHIFT + c.index)
+
+
+def _mask_code(c: Card) -> int:
+    """The card in its suit's rank mask (16 bits a suit; the joker in none)."""
+    return 0 if c.suit is None else _rank_mask((c.rank,)) << _MASK_BITS * c.suit.order
 
 
 _CODES = [_code(c) for c in (*DECK, JOKER)]  # by Card.index
+_MASK_CODES = [_mask_code(c) for c in (*DECK, JOKER)]
+
+
+def _masks(parts: Iterable[Sequence[Card]]) -> int:
+    """Per suit the ranks the hand's cards (in ``parts``) hold, 16 bits a suit."""
+    masks = 0
+    for part in parts:
+        for c in part:
+            masks += _MASK_CODES[c.index]
+    return masks
 
 
 # --- what splits can make, built once from the definitions -----------------------------------------------
@@ -193,14 +209,14 @@ _BLACK = _size_field({Suit.SPADES: _FULL_SIZE, Suit.CLUBS: _FULL_SIZE})
 _ONE_SUIT = frozenset(_size_field({suit: 13}) for suit in Suit)
 
 
-def _made(key: int) -> tuple[bool, ...]:
-    """Whether the hand of this key makes each special, in the catalog's order (``SPECIALS``).
+def _made(counts: int, sizes: int, parts: Iterable[Sequence[Card]]) -> tuple[bool, ...]:
+    """Whether 13 distinct cards of these rank ``counts`` and suit ``sizes``, the cards of ``parts``, make
+    each special, in the catalog's order (``SPECIALS``). The cards are read only for a hand of three flushes:
+    which ranks each suit holds.
 
     Rank counts are read three bits at a time: ``counts & _ONES`` has bit 0 of each count that is odd (1 or
     3), ``counts >> 2 & _ONES`` of each that is 4 (100), and ``(counts >> 2 | counts >> 1 & counts) & _ONES``
     of each that is 3 (011) or 4. Thirteen cards hold at most four ranks of three or more."""
-    counts = key & _RANK_COUNTS
-    sizes = key >> _SIZE_SHIFT & _SUIT_SIZES
     dragon = counts == _DRAGON
     odd = counts & _ONES
     six_pairs = odd.bit_count() == 1  # every rank count even but one: a 4 is two pairs, a 3 a pair and a card
@@ -209,7 +225,7 @@ def _made(key: int) -> tuple[bool, ...]:
         dragon and sizes in _ONE_SUIT,  # 至尊清龍: A to K, all one suit
         dragon,  # 一條龍: A to K, one of each rank
         not counts & _NOT_ROYAL,  # 十二皇族: every card a J, Q, K or A
-        three_flushes and _straight_flushes(key >> _MASK_SHIFT),  # 三同花順: every part a straight flush
+        three_flushes and _straight_flushes(_masks(parts)),  # 三同花順: every part a straight flush
         (counts >> 2 & _ONES).bit_count() == 3,  # 三分天下: three four-of-a-kinds and one card
         not counts & _NOT_BIG,  # 全大: every card 8 or higher
         not counts & _NOT_SMALL,  # 全小: every card 8 or lower
@@ -220,6 +236,37 @@ def _made(key: int) -> tuple[bool, ...]:
         six_pairs,  # 六對半: six pairs and one card
         three_flushes,  # 三同花: 3 + 5 + 5 cards, each part of one suit
         counts in _THREE_STRAIGHTS,  # 三順子: a 3-card straight and two 5-card straights, by rank alone
+    )
+
+
+_FEW_RANKS = 7
+"""The most ranks a hand holds in a special read from how many cards each rank holds, but for the dragon:
+seven in six pairs (six pairs and a card), fewer in five pairs and trips, three quads and four trips. A
+dragon is three straights too (A23, 4 to 8, 9 to K); twelve royals are all big."""
+
+
+def _all_sizes() -> Iterable[int]:
+    """Every suit sizes field of 13 cards."""
+    for c, d, h in product(range(14), repeat=3):
+        if c + d + h <= 13:
+            yield _size_field(dict(zip(Suit, (c, d, h, 13 - c - d - h), strict=True)))
+
+
+_SUITED = _THREE_FLUSHES | frozenset(sizes for sizes in _all_sizes() if not sizes & _RED or not sizes & _BLACK)
+"""The suit sizes of a hand of one colour or of three flushes (three straight flushes and a supreme dragon
+among them): every special read from the suits."""
+
+
+def _may_make_one(counts: int, sizes: int) -> bool:
+    """Whether 13 cards of these rank ``counts`` and suit ``sizes`` may make a special: a condition each
+    special implies (``_FEW_RANKS``, all big, all small, three straights, ``_SUITED``), a handful of
+    operations where ``_made`` reads all thirteen. Most hands make none, and fail it."""
+    return (
+        ((counts | counts >> 1 | counts >> 2) & _ONES).bit_count() <= _FEW_RANKS
+        or not counts & _NOT_BIG
+        or not counts & _NOT_SMALL
+        or counts in _THREE_STRAIGHTS
+        or sizes in _SUITED
     )
 
 
@@ -238,7 +285,7 @@ def _key(hand: Sequence[Card], path: Path) -> int:
         key = 0
         for c in hand:
             key += _CODES[c.index]
-        if not key >> _JOKER_SHIFT and (key >> _MASK_SHIFT).bit_count() == SET_CARDS:
+        if not key & _JOKERS and (key >> _CARD_BITS_SHIFT).bit_count() == SET_CARDS:
             return key
     raise InvalidInputError(_hand_problems(hand, path))
 
@@ -259,7 +306,18 @@ def specials_of(hand: Sequence[Card], path: Path = ("cards",)) -> tuple[Special,
     """Every special the 13 cards make, highest first (``()``: none), whatever any table pays.
 
     ``InvalidInputError`` (at ``path``) unless ``hand`` is 13 distinct cards of the 52."""
-    return tuple(compress(SPECIALS, _made(_key(hand, path))))
+    return specials_of_shape(_key(hand, path), (hand,))
+
+
+def specials_of_shape(shape: int, parts: Iterable[Sequence[Card]]) -> tuple[Special, ...]:
+    """``specials_of`` for 13 distinct cards already read: their shape (bits 0-57 of a key are read: a legal
+    arrangement's duns add up to it, ``arrangements._lawful_arrangement``) and the cards, in ``parts``. A
+    hand holding a joker makes none."""
+    counts = shape & _RANK_COUNTS
+    sizes = shape >> _SUIT_SHIFT & _SUIT_SIZES
+    if shape & _JOKERS or not _may_make_one(counts, sizes):
+        return ()
+    return tuple(compress(SPECIALS, _made(counts, sizes, parts)))
 
 
 def scored_special(made: Sequence[Special], listed: Collection[Special]) -> Special | None:
