@@ -234,38 +234,41 @@ def _hand_answer(hand: HandValue, labels: dict[Message, str], lang: str) -> dict
 
 
 def round_score(score: j13.RoundScore, rules: ThirteenRules, detailed: bool) -> dict[str, Any]:
-    """Every player's score and every pair's matchup, each unpacked in one loop (no call per player or
-    pair, each NamedTuple read by position; a matchup's ``duns`` is answered as the rules built it: head,
-    middle, tail). ``detailed`` (a table scoring beyond the house book's) adds why: each player's special,
-    foul, sweeps, home run and parts, and each pair's parts."""
+    """Every player's score and every pair's matchup, each answer built in one display (no call per player
+    or pair but its duns' values; a matchup's ``duns`` is answered as the rules built it: head, middle,
+    tail). A house table's answer is the answer it always was; ``detailed`` (a table scoring beyond the
+    house book's) adds why: each player's special, foul, sweeps, home run and parts, and each pair's parts."""
     lang = i18n.language()
     labels = _LABELS.setdefault(lang, {})
     value = _hand_answer
+    players: list[dict[str, Any]]
+    matchups: list[dict[str, Any]]
+    if not detailed:
+        players = [
+            {"seat": p.seat, "total": p.total, "shots": p.shots, "home_run": p.home_run, "bonus": p.bonus,
+             "duns": {"head": value(p.duns[HEAD], labels, lang), "middle": value(p.duns[MIDDLE], labels, lang),
+                      "tail": value(p.duns[TAIL], labels, lang)}}
+            for p in score.players
+        ]  # fmt: skip  # a player's fields on one line, its three duns on two (as below)
+        matchups = [
+            {"a": m.a, "b": m.b, "duns": m.duns, "shot": m.shot, "bonus_a": m.bonus_a, "bonus_b": m.bonus_b,
+             "points_a": m.points_a}
+            for m in score.matchups
+        ]  # fmt: skip  # a matchup's seven fields on two lines (as below)
+        return {"players": players, "matchups": matchups}
     players = [
-        {
-            "seat": seat, "total": total, "shots": shots, "home_run": home_run, "bonus": bonus,
-            "duns": {"head": value(duns[HEAD], labels, lang), "middle": value(duns[MIDDLE], labels, lang),
-                     "tail": value(duns[TAIL], labels, lang)},
-        }
-        for seat, total, shots, home_run, bonus, duns, *_ in score.players
-    ]  # fmt: skip  # a player's fields on one line, its three duns on two
-    matchups: list[dict[str, Any]] = [
-        {
-            "a": a, "b": b, "duns": duns, "shot": shot, "bonus_a": bonus_a, "bonus_b": bonus_b,
-            "points_a": points_a,
-        }
-        for a, b, duns, shot, bonus_a, bonus_b, points_a, _ in score.matchups
-    ]  # fmt: skip  # a matchup's seven fields on two lines, not one a line
-    if detailed:
-        for answer, (*_, net, special, fouled, swept, made_home_run) in zip(players, score.players, strict=True):
-            answer["special"] = None if special is None else special_hand(special, rules, lang)
-            answer["fouled"] = fouled
-            answer["swept"] = list(swept)
-            answer["made_home_run"] = made_home_run
-            answer["parts"] = parts(net)
-        for shaped, (*_, parts_a) in zip(matchups, score.matchups, strict=True):
-            shaped["parts_a"] = parts(parts_a)
-            shaped["total_a"] = sum(parts_a)
+        {"seat": p.seat, "total": p.total, "shots": p.shots, "home_run": p.home_run, "bonus": p.bonus,
+         "duns": {"head": value(p.duns[HEAD], labels, lang), "middle": value(p.duns[MIDDLE], labels, lang),
+                  "tail": value(p.duns[TAIL], labels, lang)},
+         "special": None if p.special is None else special_hand(p.special, rules, lang), "fouled": p.fouled,
+         "swept": p.swept, "made_home_run": p.made_home_run, "parts": parts(p.parts)}
+        for p in score.players
+    ]  # fmt: skip  # the house answer's lines (above), then why
+    matchups = [
+        {"a": m.a, "b": m.b, "duns": m.duns, "shot": m.shot, "bonus_a": m.bonus_a, "bonus_b": m.bonus_b,
+         "points_a": m.points_a, "parts_a": parts(m.parts_a), "total_a": sum(m.parts_a)}
+        for m in score.matchups
+    ]  # fmt: skip  # the house answer's lines (above), then why
     return {"players": players, "matchups": matchups}
 
 
