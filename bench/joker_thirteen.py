@@ -235,7 +235,7 @@ def profile_http(args: argparse.Namespace, requests: int = 1000) -> None:
     loaded = schema.load(payload)
     players = [j13.Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in loaded["players"]]
     result = j13.score_round(players)
-    shaped = api.round_score(result)
+    shaped = api.round_score(result, j13.GSCAS, detailed=False)
 
     def loop(step: Callable[[], object]) -> Callable[[Sequence[Any]], None]:
         def run(items: Sequence[Any]) -> None:
@@ -251,7 +251,11 @@ def profile_http(args: argparse.Namespace, requests: int = 1000) -> None:
         Case("fast_load (68 hand + 52 placed cards)", loop(lambda: fast_load(schema, payload)), items),
         Case("schema.load (marshmallow, the fallback)", loop(lambda: schema.load(payload)), items),
         Case("j13.score_round (4 arrangements checked, 6 matchups)", loop(lambda: j13.score_round(players)), items),
-        Case("api.round_score (answer to dicts, 12 hand values)", loop(lambda: api.round_score(result)), items),
+        Case(
+            "api.round_score (answer to dicts, 12 hand values)",
+            loop(lambda: api.round_score(result, j13.GSCAS, detailed=False)),
+            items,
+        ),
         Case("json.dumps(answer)", loop(lambda: json.dumps(shaped, separators=(",", ":"))), items),
     ]
     common.time_cases(cases, max(3, args.repeats // 2))
