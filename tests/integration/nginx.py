@@ -88,13 +88,14 @@ def check_syntax(directory: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=30)  # fmt: skip
 
 
-def service_log_after(backend: GunicornServer, request_id: str) -> str:
-    """The service's log once it holds the line of ``request_id``, the last request sent through the proxy,
-    so every request that reached the service before it is logged too (a worker writes its lines a batch
-    per turn, a moment after the answers)."""
+def service_log_after(backend: GunicornServer | NginxServer, request_id: str) -> str:
+    """The service's (or the gateway's) log once it holds the line of ``request_id``, the last request sent
+    through the proxy, so every request that reached it before is logged too: a worker writes its lines a
+    batch per turn, and nginx its access line once the answer is sent, each a moment after the client has
+    read the answer."""
     deadline = time.monotonic() + 10
     while f'"request_id": "{request_id}"' not in (log := backend.log_text()):
-        assert time.monotonic() < deadline, f"the service never logged {request_id}"
+        assert time.monotonic() < deadline, f"never logged: {request_id}"
         time.sleep(0.02)
     return log
 

@@ -297,7 +297,8 @@ def test_trace_context_passes_through_unchanged_and_the_key_does_not():
 def test_the_access_log_names_the_client_and_never_the_key(proxy):
     ask(proxy.port, "GET", "/v1/games", {**bearer(OTHER_KEY), "X-Request-ID": "logged-1"})
     ask(proxy.port, "GET", "/v1/games", {"X-API-Key": WRONG_KEY, "X-Request-ID": "logged-2"})
-    text = proxy.log_text()
+    service_log_after(proxy, "logged-1")  # nginx logs a request once its answer is sent
+    text = service_log_after(proxy, "logged-2")
     lines = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
     [admitted] = [line for line in lines if line["request_id"] == "logged-1"]
     [refused] = [line for line in lines if line["request_id"] == "logged-2"]
