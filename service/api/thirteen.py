@@ -237,7 +237,8 @@ def round_score(score: j13.RoundScore, rules: ThirteenRules, detailed: bool) -> 
     """Every player's score and every pair's matchup, each answer built in one display (no call per player
     or pair but its duns' values; a matchup's ``duns`` is answered as the rules built it: head, middle,
     tail). A house table's answer is the answer it always was; ``detailed`` (a table scoring beyond the
-    house book's) adds why: each player's special, foul, sweeps, home run and parts, and each pair's parts."""
+    house book's) adds why: each player's special, foul, sweeps (a tuple: orjson writes it as an array), home
+    run and parts, and each pair's parts."""
     lang = i18n.language()
     labels = _LABELS.setdefault(lang, {})
     value = _hand_answer
