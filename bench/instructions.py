@@ -213,16 +213,23 @@ def phase(label: str, count: int, layer: str = "app", gunicorn_body: bool = Fals
 def count_in_valgrind(
     label: str, count: int, layer: str = "app", gunicorn_body: bool = False, rule_set: str | None = None
 ) -> int:
+    options = ["--layer", layer, *(["--gunicorn-body"] if gunicorn_body else []),
+               *(["--rule-set", rule_set] if rule_set else [])]  # fmt: skip
+    return callgrind_total(__file__, label, count, options)
+
+
+def callgrind_total(script: str, phase: str, count: int, options: Sequence[str] = ()) -> int:
+    """The instructions ``script --phase phase --count count *options`` executes under callgrind, hash
+    randomisation off."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="bench-instructions-"))
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
-         "--phase", label, "--count", str(count), "--layer", layer, *(["--gunicorn-body"] if gunicorn_body else []),
-         *(["--rule-set", rule_set] if rule_set else [])],
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, script,
+         "--phase", phase, "--count", str(count), *options],
         env=env, capture_output=True, check=False,
     )  # fmt: skip
     if done.returncode != 0:
-        raise RuntimeError(f"{label}: valgrind exited {done.returncode}: {done.stderr[-2000:]!r}")
+        raise RuntimeError(f"{phase}: valgrind exited {done.returncode}: {done.stderr[-2000:]!r}")
     return collected(done.stderr)
 
 

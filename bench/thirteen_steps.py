@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -27,7 +25,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import table
-from bench.instructions import BASELINE, WARM_UP, app_requests, collected, per_request, service_targets
+from bench.instructions import BASELINE, WARM_UP, app_requests, callgrind_total, per_request, service_targets
 
 ORDINARY = "thirteen rounds/score"
 SHISANSHUI = "thirteen rounds/score [shisanshui]"
@@ -72,19 +70,6 @@ def phase(way: str, count: int) -> None:
         request(every[label])
 
 
-def count_in_valgrind(way: str, count: int) -> int:
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="bench-thirteen-steps-"))
-    done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
-         "--phase", way, "--count", str(count)],
-        env=env, capture_output=True, check=False,
-    )  # fmt: skip
-    if done.returncode != 0:
-        raise RuntimeError(f"{way}: valgrind exited {done.returncode}: {done.stderr[-2000:]!r}")
-    return collected(done.stderr)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=200, help="requests counted per row (default %(default)s)")
@@ -96,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     ways = [BASELINE, *WAYS]
     with ThreadPoolExecutor(args.jobs) as pool:
-        totals = dict(zip(ways, pool.map(lambda way: count_in_valgrind(way, args.count), ways), strict=True))
+        totals = dict(zip(ways, pool.map(lambda way: callgrind_total(__file__, way, args.count), ways), strict=True))
     figures = per_request(totals, args.count)
     served = figures["shisanshui, as served"]
     ordinary = figures["ordinary, as served"]
