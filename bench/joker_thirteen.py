@@ -233,7 +233,7 @@ def profile_http(args: argparse.Namespace, requests: int = 1000) -> None:
     body = score.body or b""
     schema = schemas_for(find_game("joker-thirteen"))["RoundScoreRequest"]()
     loaded = schema.load(payload)
-    players = [j13.Arrangement(p["head"], p["middle"], p["tail"], p["hand"]) for p in loaded["players"]]
+    players = loaded["players"]  # the request schema loads each player as its Arrangement
     result = j13.score_round(players)
     shaped = api.round_score(result, j13.GSCAS, detailed=False)
 
